@@ -1,0 +1,679 @@
+"""PTX text -> IR, with the Lark grammar in `grammars/ptx.lark`.
+
+The parser is LALR with the contextual lexer and builds IR objects in callbacks (no parse tree).
+A large module is cut at top-level boundaries into chunks that are parsed independently, in
+worker processes when there is enough text to pay for them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from concurrent.futures import ProcessPoolExecutor
+from functools import lru_cache
+from typing import Optional
+
+from lark import Lark, Token
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from ..errors import InputError
+from . import ir
+from .grammar_file import grammar_text
+
+# Chunks smaller than this are not worth a process of their own.
+_PARALLEL_MIN_BYTES = 1_500_000
+_CHUNK_TARGET_BYTES = 400_000
+
+
+# ---------------------------------------------------------------------------------------------
+# Callbacks: one per grammar rule, building IR directly.
+
+
+class _IrBuilder:
+    """Lark tree-less callbacks. Body statements are collected in order while parsing a function."""
+
+    def __init__(self) -> None:
+        self.line_offset = 0
+        self._reset_body()
+
+    def _reset_body(self) -> None:
+        self.instructions: list = []
+        self.labels: dict = {}
+        self.body_variables: list = []
+        self.pragmas: list = []
+        self.targets_by_label: dict = {}
+        self.callprototypes: dict = {}
+        self.current_loc = None  # raw tuple (file_index, line, col, function_name, inlined_at)
+
+    # ---- module level
+    def start(self, items):
+        return items
+
+    def version(self, c):
+        return ("version", str(c[0]))
+
+    def target(self, c):
+        return ("target", tuple(str(t) for t in c))
+
+    def address_size(self, c):
+        return ("address_size", int(c[0]))
+
+    def file_decl(self, c):
+        return ("file", int(c[0]), str(c[1])[1:-1])
+
+    def alias(self, c):
+        return ("alias", str(c[0]), str(c[1]))
+
+    def pragma(self, c):
+        return ("pragma", [str(s)[1:-1] for s in c])
+
+    def section(self, c):
+        return ("section", str(c[0]), len(c) - 1)
+
+    def section_label(self, c):
+        return None
+
+    def section_data(self, c):
+        return None
+
+    def section_offset(self, c):
+        return None
+
+    def section_diff(self, c):
+        return None
+
+    # ---- declarations
+    def decl_word(self, c):
+        return (str(c[0])[1:], None)
+
+    def decl_word_int(self, c):
+        return (str(c[0])[1:], _int(c[1]))
+
+    def decl_attribute(self, c):
+        return ("attribute", tuple(str(t)[1:] for t in c))
+
+    def decl_words(self, c):
+        return c
+
+    decl_words_nonempty = decl_words
+
+    def register_range(self, c):
+        return ("range", _int(c[0]))
+
+    def array_dim(self, c):
+        return ("dim", _int(c[0]) if c and c[0] is not None else None)
+
+    def var_declarator(self, c):
+        name = c[0]
+        rest = c[1:]
+        reg_range = None
+        dims = []
+        for item in rest:
+            if item[0] == "range":
+                reg_range = item[1]
+            else:
+                dims.append(item[1])
+        return (str(name), reg_range, tuple(dims), name.line)
+
+    def var_declarator_list(self, c):
+        return c
+
+    def initializer(self, c):
+        return c[0]
+
+    def init_list(self, c):
+        return [x for x in c if x is not None]
+
+    def init_field(self, c):
+        return (str(c[0]), str(c[1]))
+
+    def init_int(self, c):
+        return _int(c[0])
+
+    def init_symbol(self, c):
+        return ir.Symbol(str(c[0]))
+
+    def init_symbol_offset(self, c):
+        return (ir.Symbol(str(c[0])), _int(c[1]))
+
+    def init_generic(self, c):
+        return ir.Symbol(str(c[1]))
+
+    def init_generic_offset(self, c):
+        return (ir.Symbol(str(c[1])), _int(c[2]))
+
+    def float_literal(self, c):
+        return ir.Immediate(_float(str(c[0])), str(c[0]))
+
+    def _variables(self, words, declarators, init):
+        linkage, space, vtype, align, vector, attrs = _classify_words(words)
+        out = []
+        for name, reg_range, dims, line in declarators:
+            out.append(
+                ir.Variable(
+                    name=name, space=space or "", type=vtype or "", align=align, array_dims=dims,
+                    vector=vector, linkage=linkage, initializer=init, ptx_line=line + self.line_offset,
+                    attributes=attrs,
+                )
+            )
+            if reg_range is not None:
+                out[-1].array_dims = ("range", reg_range)
+        return out
+
+    def module_variable(self, c):
+        words, declarators = c[0], c[1]
+        init = c[2] if len(c) > 2 else None
+        return ("variables", self._variables(words, declarators, init))
+
+    def param(self, c):
+        words, name = c[0], c[1]
+        dims = tuple(d[1] for d in c[2:])
+        linkage, space, ptype, align, vector, attrs = _classify_words(words)
+        pointer_space = None
+        names = [w for w, _ in words]
+        if "ptr" in names:
+            i = names.index("ptr")
+            if i + 1 < len(names) and names[i + 1] in ir.STATE_SPACES:
+                pointer_space = names[i + 1]
+        return ir.Parameter(
+            name=str(name), space=space or "param", type=ptype or "", array_dims=dims, align=align,
+            pointer_space=pointer_space, attributes=attrs,
+        )
+
+    def param_list(self, c):
+        return [p for p in c if p is not None]
+
+    def kind_entry(self, c):
+        return "entry"
+
+    def kind_func(self, c):
+        return "func"
+
+    def function_directive(self, c):
+        name = str(c[0])[1:]
+        values = tuple(_int(v) for v in c[1:])
+        return ("directive", name, values)
+
+    def function_pragma(self, c):
+        return ("pragma", [str(s)[1:-1] for s in c])
+
+    def body(self, c):
+        return "body"
+
+    def function_tail(self, c):
+        return c[0] if c else None
+
+    def function(self, c):
+        words = c[0]
+        rest = [x for x in c[1:] if x is not None]
+        # rest: [param_list?] NAME [param_list?] directives* tail
+        ret_params: list = []
+        params: list = []
+        name_tok = None
+        directives: dict = {}
+        pragmas: list = []
+        has_body = False
+        is_kernel = False
+        for item in rest:
+            if isinstance(item, Token):
+                name_tok = item
+            elif isinstance(item, list):
+                if name_tok is None:
+                    ret_params = item
+                else:
+                    params = item
+            elif isinstance(item, tuple) and item[0] == "directive":
+                directives[item[1]] = _directive_value(item[1], item[2])
+            elif isinstance(item, tuple) and item[0] == "pragma":
+                pragmas.extend(item[1])
+            elif item == "body":
+                has_body = True
+            elif item in ("entry", "func"):
+                is_kernel = item == "entry"
+        names = [w for w, _ in words]
+        linkage = next((w for w in names if w in ("visible", "extern", "weak", "common")), None)
+        func = ir.Function(
+            name=str(name_tok),
+            is_kernel=False,
+            params=params,
+            return_params=ret_params,
+            linkage=linkage,
+            directives=directives,
+            pragmas=pragmas,
+            has_body=has_body,
+            ptx_line=name_tok.line + self.line_offset,
+        )
+        func.is_kernel = is_kernel
+        if has_body:
+            self._fill_body(func)
+        self._reset_body()
+        return ("function", func)
+
+    def _fill_body(self, func: ir.Function) -> None:
+        func.instructions = self.instructions
+        func.labels = self.labels
+        func.pragmas.extend(self.pragmas)
+        func.branch_targets = self.targets_by_label
+        func.callprototypes = self.callprototypes
+        for var in self.body_variables:
+            if var.space == "reg":
+                if len(var.array_dims) == 2 and var.array_dims[0] == "range":
+                    func.register_ranges[var.name] = (var.type, var.array_dims[1])
+                else:
+                    func.registers[var.name] = var.type
+            else:
+                func.variables.append(var)
+        plain_names = {n for n in func.registers if not n.startswith("%")}
+        if plain_names:
+            # inline asm declares registers without '%': operands naming them are registers
+            for ins in func.instructions:
+                ins.operands = tuple(_rename_registers(o, plain_names) for o in ins.operands)
+                if ins.guard is not None and isinstance(ins.guard, ir.Symbol):
+                    ins.guard = ir.Register(ins.guard.name)
+        func.finish()
+
+    # ---- body statements
+    def label(self, c):
+        self.labels[str(c[0])[:-1]] = len(self.instructions)
+        return None
+
+    def body_variable(self, c):
+        words, declarators = c[0], c[1]
+        init = c[2] if len(c) > 2 else None
+        self.body_variables.extend(self._variables(words, declarators, init))
+        return None
+
+    def body_pragma(self, c):
+        self.pragmas.extend(str(s)[1:-1] for s in c)
+        return None
+
+    def scope(self, c):
+        return None
+
+    def statement(self, c):
+        return None
+
+    def branch_targets(self, c):
+        # attached to the label defined just before (`$L_brx_0: .branchtargets ...`)
+        names = [str(t) for t in c]
+        owner = next((n for n, i in self.labels.items() if i == len(self.instructions)), None)
+        self.targets_by_label[owner or ""] = names
+        return None
+
+    def callprototype(self, c):
+        self.callprototypes[str(c[0])] = [x for x in c[1:] if isinstance(x, list)]
+        return None
+
+    def callprototype_labelled(self, c):
+        self.callprototypes[str(c[0])[:-1]] = [x for x in c[1:] if isinstance(x, list)]
+        return None
+
+    def loc(self, c):
+        file_index, line, col = int(c[0]), int(c[1]), int(c[2])
+        function_name = None
+        inlined = None
+        rest = c[3:]
+        i = 0
+        while i < len(rest):
+            key = str(rest[i])
+            if key == "function_name":
+                function_name = str(rest[i + 1])
+                i += 2
+            elif key == "inlined_at":
+                inlined = (int(rest[i + 1]), int(rest[i + 2]), int(rest[i + 3]))
+                i += 4
+            else:
+                i += 1
+        self.current_loc = (file_index, line, col, function_name, inlined)
+        return None
+
+    def guard(self, c):
+        return (ir.Register(str(c[0])), False)
+
+    def guard_negated(self, c):
+        return (ir.Register(str(c[0])), True)
+
+    def instruction(self, c):
+        guard = None
+        negated = False
+        if isinstance(c[0], tuple):
+            guard, negated = c[0]
+            c = c[1:]
+        opcode = c[0]
+        operands = tuple(o for o in c[1:] if o is not None)
+        ins = ir.Instruction(
+            opcode=str(opcode), operands=operands, guard=guard, guard_negated=negated,
+            ptx_line=opcode.line + self.line_offset, loc=self.current_loc,
+        )
+        self.instructions.append(ins)
+        return None
+
+    # ---- operands
+    def op_register(self, c):
+        return ir.Register(str(c[0]))
+
+    def op_symbol(self, c):
+        return ir.Symbol(str(c[0]))
+
+    def imm_int(self, c):
+        return ir.Immediate(_int(c[0]), str(c[0]))
+
+    def op_address(self, c):
+        return c[0]
+
+    def op_texture(self, c):
+        return ir.TextureAddress(tuple(c))
+
+    def op_vector(self, c):
+        return ir.VectorOperand(tuple(c))
+
+    def op_pair(self, c):
+        return ir.PairOperand(ir.Register(str(c[0])), ir.Register(str(c[1])))
+
+    def op_negated(self, c):
+        return ir.Negated(ir.Register(str(c[0])))
+
+    def op_list(self, c):
+        return ir.OperandList(tuple(x for x in c if x is not None))
+
+    def addr_reg(self, c):
+        return ir.Address(ir.Register(str(c[0])), 0)
+
+    def addr_symbol(self, c):
+        return ir.Address(ir.Symbol(str(c[0])), 0)
+
+    def addr_absolute(self, c):
+        return ir.Address(None, _int(c[0]))
+
+    def addr_reg_offset(self, c):
+        return ir.Address(ir.Register(str(c[0])), _int(c[1]))
+
+    def addr_symbol_offset(self, c):
+        return ir.Address(ir.Symbol(str(c[0])), _int(c[1]))
+
+    def addr_reg_negative(self, c):
+        return ir.Address(ir.Register(str(c[0])), -_int(c[1]))
+
+    def addr_symbol_negative(self, c):
+        return ir.Address(ir.Symbol(str(c[0])), -_int(c[1]))
+
+
+def _rename_registers(operand, names):
+    if isinstance(operand, ir.Symbol) and operand.name in names:
+        return ir.Register(operand.name)
+    if isinstance(operand, ir.Address) and isinstance(operand.base, ir.Symbol) and operand.base.name in names:
+        return ir.Address(ir.Register(operand.base.name), operand.offset)
+    if isinstance(operand, ir.VectorOperand):
+        return ir.VectorOperand(tuple(_rename_registers(e, names) for e in operand.elements))
+    if isinstance(operand, ir.PairOperand):
+        return ir.PairOperand(_rename_registers(operand.first, names), _rename_registers(operand.second, names))
+    if isinstance(operand, ir.Negated):
+        return ir.Negated(_rename_registers(operand.operand, names))
+    if isinstance(operand, ir.TextureAddress):
+        return ir.TextureAddress(tuple(_rename_registers(p, names) for p in operand.parts))
+    return operand
+
+
+_SPACES = {"global", "shared", "const", "local", "param", "reg", "tex", "sreg"}
+_LINKAGES = {"visible", "extern", "weak", "common"}
+
+
+def _classify_words(words):
+    linkage = space = vtype = None
+    align = None
+    vector = 1
+    attrs = []
+    for word, value in words:
+        if word in _LINKAGES:
+            linkage = word
+        elif word in _SPACES and space is None:
+            space = word
+        elif word == "align":
+            align = value
+        elif word in ("v2", "v4", "v8"):
+            vector = int(word[1:])
+        elif word == "attribute":
+            attrs.extend(value)
+        elif word == "ptr" or (space is not None and word in _SPACES):
+            attrs.append(word)
+        else:
+            vtype = word
+    return linkage, space, vtype, align, vector, tuple(attrs)
+
+
+def _directive_value(name, values):
+    if name in ("maxntid", "reqntid", "reqnctapercluster"):
+        padded = tuple(values) + (1,) * (3 - len(values))
+        return padded[:3]
+    if len(values) == 1:
+        return values[0]
+    return values or True
+
+
+def _int(tok) -> int:
+    text = str(tok).rstrip("uU")
+    sign = 1
+    if text[:1] in "+-":
+        sign = -1 if text[0] == "-" else 1
+        text = text[1:]
+    if text[:2] in ("0x", "0X"):
+        return sign * int(text[2:], 16)
+    if text[:2] in ("0b", "0B"):
+        return sign * int(text[2:], 2)
+    return sign * int(text, 10)
+
+
+def _float(text: str) -> float:
+    import struct
+
+    neg = text.startswith("-")
+    body = text[1:] if neg else text
+    if body[:2] in ("0f", "0F"):
+        value = struct.unpack(">f", bytes.fromhex(body[2:]))[0]
+    elif body[:2] in ("0d", "0D"):
+        value = struct.unpack(">d", bytes.fromhex(body[2:]))[0]
+    else:
+        value = float(body)
+    return -value if neg else value
+
+
+# ---------------------------------------------------------------------------------------------
+# The parser object
+
+
+@lru_cache(maxsize=1)
+def _parser() -> tuple:
+    """The Lark parser and its callback object, built once per process."""
+    builder = _IrBuilder()
+    lark = Lark(grammar_text(), parser="lalr", lexer="contextual", transformer=builder, maybe_placeholders=True)
+    return lark, builder
+
+
+_TERMINAL_DESCRIPTIONS = {
+    "SEMICOLON": "';'", "COMMA": "','", "LBRACE": "'{'", "RBRACE": "'}'", "LSQB": "'['", "RSQB": "']'",
+    "LPAR": "'('", "RPAR": "')'", "OPCODE": "an instruction", "REG": "a register", "NAME": "a name",
+    "INT": "an integer", "DOTWORD": "a directive", "LABEL_DEF": "a label", "STRING": "a string",
+    "HEX_FLOAT": "a float", "DEC_FLOAT": "a float", "VERSION_NUMBER": "a version number", "PLUS": "'+'",
+    "MINUS": "'-'", "AT": "'@'", "BANG": "'!'", "VBAR": "'|'", "LESSTHAN": "'<'", "MORETHAN": "'>'",
+    "COLON": "':'", "EQUAL": "'='",
+}
+
+
+def _describe_expected(expected) -> str:
+    lark, _ = _parser()
+    by_name = {t.name: t for t in lark.terminals}
+    words = set()
+    for name in expected:
+        if name in _TERMINAL_DESCRIPTIONS:
+            words.add(_TERMINAL_DESCRIPTIONS[name])
+        elif name in by_name and by_name[name].pattern.type == "str":
+            words.add(f"'{by_name[name].pattern.value}'")
+        else:
+            words.add(name.lower())
+    ordered = sorted(words)
+    if len(ordered) > 8:
+        ordered = ordered[:8] + ["..."]
+    return ", ".join(ordered)
+
+
+def _syntax_error(path: str, text: str, err: UnexpectedInput, line_offset: int) -> InputError:
+    line = (err.line if err.line not in (None, -1) else text.count("\n") + 1) + line_offset
+    column = err.column if err.column not in (None, -1) else 1
+    if isinstance(err, UnexpectedCharacters):
+        char = text[err.pos_in_stream] if err.pos_in_stream < len(text) else ""
+        message = f"syntax error: unexpected character {char!r}"
+        allowed = getattr(err, "allowed", None)
+        if allowed:
+            message += f"; expected {_describe_expected(allowed)}"
+    elif isinstance(err, UnexpectedEOF):
+        message = f"syntax error: unexpected end of file; expected {_describe_expected(err.expected)}"
+    elif isinstance(err, UnexpectedToken):
+        tok = err.token
+        shown = "end of file" if tok.type == "$END" else repr(str(tok))
+        message = f"syntax error: unexpected {shown}; expected {_describe_expected(err.expected)}"
+        if tok.type == "$END":
+            line = text.count("\n") + 1 + line_offset
+    else:
+        message = f"syntax error: {err}"
+    return InputError(path, message, line, column)
+
+
+_BOUNDARY = re.compile(r"^\s*(?://|\.visible|\.entry|\.func|\.weak|\.extern|\.global|\.const|\.file|\.section)")
+
+
+def split_top_level(text: str, target_bytes: int = _CHUNK_TARGET_BYTES) -> list:
+    """Cut a module into (first_line_index, text) chunks at depth-0 declaration starts."""
+    lines = text.split("\n")
+    chunks = []
+    depth = 0
+    start = 0
+    size = 0
+    for i, line in enumerate(lines):
+        if depth == 0 and size >= target_bytes and _BOUNDARY.match(line):
+            chunks.append((start, "\n".join(lines[start:i])))
+            start, size = i, 0
+        code = line.split("//", 1)[0]
+        if "{" in code or "}" in code:
+            code = re.sub(r'"[^"]*"', "", code)
+            depth += code.count("{") - code.count("}")
+        size += len(line) + 1
+    chunks.append((start, "\n".join(lines[start:])))
+    return chunks
+
+
+def _parse_chunk(path: str, text: str, line_offset: int) -> list:
+    lark, builder = _parser()
+    builder._reset_body()
+    builder.line_offset = line_offset
+    try:
+        return lark.parse(text)
+    except UnexpectedInput as err:
+        raise _syntax_error(path, text, err, line_offset) from None
+    except VisitError as err:  # a callback failed on odd input
+        raise InputError(path, f"cannot build IR: {err.orig_exc}") from None
+
+
+def _parse_chunk_job(args):
+    path, text, offset = args
+    try:
+        return _parse_chunk(path, text, offset)
+    except InputError as err:
+        return err
+
+
+def parse_ptx(text: str, path: str = "<string>", jobs: Optional[int] = None) -> ir.Module:
+    """Parse PTX text into an `ir.Module`. Raises InputError with a location on bad input."""
+    if not text.strip():
+        raise InputError(path, "empty file: expected PTX (a `.version` directive first)", 1, 1)
+    if "\x00" in text[:4096]:
+        raise InputError(path, "binary file: expected PTX text", 1, 1)
+    chunks = split_top_level(text) if len(text) > _CHUNK_TARGET_BYTES else [(0, text)]
+    if jobs is None:
+        jobs = min(len(chunks), os.cpu_count() or 1)
+    if jobs > 1 and len(text) >= _PARALLEL_MIN_BYTES and len(chunks) > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            results = list(pool.map(_parse_chunk_job, [(path, t, o) for o, t in chunks]))
+        items = []
+        for result in results:
+            if isinstance(result, InputError):
+                raise result
+            items.extend(result)
+    else:
+        items = []
+        for offset, chunk in chunks:
+            items.extend(_parse_chunk(path, chunk, offset))
+    return _assemble(path, items)
+
+
+def _assemble(path: str, items: list) -> ir.Module:
+    module = ir.Module(path=path)
+    for item in items:
+        if item is None:
+            continue
+        kind = item[0]
+        if kind == "version":
+            module.version = item[1]
+        elif kind == "target":
+            module.target = item[1]
+        elif kind == "address_size":
+            module.address_size = item[1]
+        elif kind == "file":
+            module.files[item[1]] = item[2]
+        elif kind == "variables":
+            module.variables.extend(item[1])
+        elif kind == "function":
+            module.functions.append(item[1])
+        elif kind == "alias":
+            module.aliases.append((item[1], item[2]))
+        elif kind == "section":
+            module.sections[item[1]] = item[2]
+    if module.version is None:
+        raise InputError(path, "not PTX: no `.version` directive", 1, 1)
+    _resolve_locations(module)
+    return module
+
+
+def _resolve_locations(module: ir.Module) -> None:
+    """Turn raw `.loc` tuples into SourceLocations naming files (`.file` comes last in nvcc output)."""
+    memo: dict = {}
+    files = module.files
+
+    def resolve(raw):
+        if raw is None:
+            return None
+        found = memo.get(raw)
+        if found is None:
+            file_index, line, col, function_name, inlined = raw
+            outer = None
+            if inlined is not None:
+                outer = resolve((inlined[0], inlined[1], inlined[2], None, None))
+            found = ir.SourceLocation(files.get(file_index, f"<file {file_index}>"), line, col, function_name, outer)
+            memo[raw] = found
+        return found
+
+    for func in module.functions:
+        for ins in func.instructions:
+            if ins.loc is not None:
+                ins.loc = resolve(ins.loc)
+
+
+def parse_ptx_file(path: str, jobs: Optional[int] = None) -> ir.Module:
+    """Read and parse a `.ptx` file; every failure is an InputError naming the file."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except FileNotFoundError:
+        raise InputError(path, "no such file") from None
+    except IsADirectoryError:
+        raise InputError(path, "is a directory") from None
+    except OSError as err:
+        raise InputError(path, f"cannot read: {err.strerror}") from None
+    if b"\x00" in data[:4096]:
+        raise InputError(path, "binary file: expected PTX text", 1, 1)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        col = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+        raise InputError(path, f"not UTF-8 text: invalid byte 0x{data[err.start]:02x}", line, col) from None
+    return parse_ptx(text, path, jobs=jobs)

@@ -1,0 +1,23 @@
+"""Machine-readable output: {"diagnostics": [...], "errors": [...]}."""
+
+from __future__ import annotations
+
+import json
+
+DIAGNOSTIC_FIELDS = ("code", "severity", "message", "path", "line", "column", "kernel", "ptx_path", "ptx_line")
+
+
+def diagnostic_dict(d) -> dict:
+    out = {k: getattr(d, k) for k in DIAGNOSTIC_FIELDS}
+    out["notes"] = list(d.notes)
+    out["fix"] = d.fix
+    out["data"] = d.data
+    return out
+
+
+def render(results) -> str:
+    doc = {
+        "diagnostics": [diagnostic_dict(d) for r in results for d in r.diagnostics],
+        "errors": [e.to_dict() for r in results for e in r.errors],
+    }
+    return json.dumps(doc, indent=2) + "\n"

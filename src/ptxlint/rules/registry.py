@@ -1,0 +1,116 @@
+"""The rule registry: every rule has a stable code, a kebab-case name, a severity, and its docs.
+
+Rules register themselves with `@register(...)` at import time; `all_rules()` imports the rule
+modules. Docs feed `ptxlint rule CODE`, the README table and SARIF metadata from one place.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator
+
+from ..errors import InputError
+
+
+@dataclass(frozen=True)
+class RuleDoc:
+    what_it_does: str
+    why_is_this_bad: str
+    example: str
+    use_instead: str
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    family: str
+    severity: str
+    summary: str
+    doc: RuleDoc
+    check: Callable  # (KernelContext) -> Iterable[Diagnostic]
+
+    def render_doc(self) -> str:
+        """The rule's documentation as Markdown."""
+        d = self.doc
+        return textwrap.dedent(
+            f"""\
+            # {self.code} {self.name} ({self.severity})
+
+            {self.summary}
+
+            ## What it does
+            {d.what_it_does.strip()}
+
+            ## Why is this bad?
+            {d.why_is_this_bad.strip()}
+
+            ## Example
+            ```cuda
+            {{example}}
+            ```
+
+            ## Use instead
+            ```cuda
+            {{use_instead}}
+            ```
+            """
+        ).format(example=textwrap.dedent(d.example).strip(), use_instead=textwrap.dedent(d.use_instead).strip())
+
+
+_RULES: dict = {}
+
+
+def register(code: str, name: str, severity: str, summary: str, doc: RuleDoc):
+    """Decorator for a rule's check function."""
+
+    def wrap(fn: Callable) -> Callable:
+        family = code.rstrip("0123456789")
+        _RULES[code] = Rule(code, name, family, severity, summary, doc, fn)
+        return fn
+
+    return wrap
+
+
+def all_rules() -> list:
+    """Every registered rule, ordered by code."""
+    from . import load_rule_modules
+
+    load_rule_modules()
+    return [_RULES[c] for c in sorted(_RULES)]
+
+
+def get_rule(code_or_name: str) -> Rule:
+    for rule in all_rules():
+        if code_or_name.upper() == rule.code or code_or_name == rule.name:
+            return rule
+    raise InputError("<command line>", f"unknown rule {code_or_name!r}; `ptxlint rule --all` lists the rules")
+
+
+def resolve_selection(select: Iterable[str], ignore: Iterable[str], origin: str = "<command line>") -> list:
+    """Rules chosen by codes or prefixes (`BANK`, `SYNC001`, `ALL`); unknown selectors are errors."""
+    rules = all_rules()
+
+    def matches(selector: str) -> list:
+        sel = selector.strip().upper()
+        if sel == "ALL":
+            return rules
+        found = [r for r in rules if r.code.startswith(sel) or r.name == selector.strip()]
+        if not found:
+            raise InputError(origin, f"unknown rule code or prefix {selector!r}")
+        return found
+
+    chosen: dict = {}
+    for selector in select or ["ALL"]:
+        for r in matches(selector):
+            chosen[r.code] = r
+    for selector in ignore or []:
+        for r in matches(selector):
+            chosen.pop(r.code, None)
+    return [chosen[c] for c in sorted(chosen)]
+
+
+def iter_rules(codes: Iterable[str]) -> Iterator[Rule]:
+    for code in codes:
+        yield _RULES[code]

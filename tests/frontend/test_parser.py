@@ -1,0 +1,178 @@
+"""The parser reads every PTX nvcc emits and keeps every instruction."""
+
+import re
+
+import pytest
+
+from conftest import committed_ptx_files
+from ptxlint.frontend import ir
+from ptxlint.frontend.parser import parse_ptx, parse_ptx_file
+
+PTX_FILES = committed_ptx_files()
+
+
+def line_level_instruction_counts(text: str) -> dict:
+    """Count instructions per function with plain text processing, independent of the grammar."""
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    lines = (line.split("//", 1)[0] for line in text.split("\n"))
+    # `.loc` and `.file` end at the line, not at a ';'
+    text = "\n".join(line for line in lines if not line.strip().startswith((".loc", ".file")))
+    counts = {}
+    header = re.compile(r"\.(entry|func)\s*(?:\([^)]*\))?\s*([\w$]+)")
+    pos = 0
+    while True:
+        m = header.search(text, pos)
+        if not m:
+            break
+        name = m.group(2)
+        # the body starts at the first '{' before any ';' that ends a declaration
+        i = m.end()
+        depth_paren = 0
+        while i < len(text):
+            ch = text[i]
+            if ch == "(":
+                depth_paren += 1
+            elif ch == ")":
+                depth_paren -= 1
+            elif depth_paren == 0 and ch in "{;":
+                break
+            i += 1
+        if i >= len(text) or text[i] == ";":
+            pos = i + 1
+            continue
+        depth, j = 0, i
+        while True:
+            if text[j] == "{":
+                depth += 1
+            elif text[j] == "}":
+                depth -= 1
+                if depth == 0:
+                    break
+            j += 1
+        body = text[i + 1 : j]
+        n = 0
+        for piece in body.split(";"):
+            piece = re.sub(r"^(\s*([\w$]+:(?!:)|[{}]))*", "", piece).strip()
+            piece = re.sub(r"^([\s{}]|[\w$]+:(?!:))*", "", piece).strip()
+            if not piece or piece.startswith(".") or ".callprototype" in piece:
+                continue
+            n += 1
+        counts[name] = n
+        pos = j
+    return counts
+
+
+@pytest.mark.skipif(not PTX_FILES, reason="no committed PTX yet")
+@pytest.mark.parametrize("path", PTX_FILES, ids=lambda p: p.name)
+def test_committed_ptx_parses_and_keeps_every_instruction(path):
+    module = parse_ptx_file(str(path))
+    expected = line_level_instruction_counts(path.read_text())
+    got = {f.name: len(f.instructions) for f in module.functions if f.has_body}
+    assert got == expected
+    assert module.version and module.target
+    for f in module.functions:
+        for ins in f.instructions:
+            assert ins.op and ins.ptx_line > 0
+
+
+def test_there_are_committed_ptx_files_for_many_targets():
+    targets = set()
+    for path in PTX_FILES:
+        head = path.read_text()[:2000]
+        m = re.search(r"^\.target\s+(\w+)", head, re.M)
+        if m:
+            targets.add(m.group(1))
+    assert {"sm_80", "sm_90"} <= targets
+
+
+SMALL = """
+.version 8.8
+.target sm_90
+.address_size 64
+.extern .shared .align 16 .b8 dyn[];
+.const .align 4 .f32 coef[2] = {0f3F800000, 0f40000000};
+.visible .entry k(
+    .param .u64 .ptr .global .align 4 k_param_0,
+    .param .u32 k_param_1
+)
+.reqntid 128, 1, 1
+{
+    .reg .pred %p<3>;
+    .reg .b32 %r<10>;
+    .reg .f32 %f<5>;
+    .reg .b64 %rd<4>;
+    .shared .align 4 .b8 tile[4096];
+    .loc 1 10 5
+    mov.u32 %r1, %tid.x;
+    setp.lt.u32 %p1, %r1, 16;
+    @!%p1 bra $L__BB0_2;
+    .loc 2 3 7, function_name $L__info_string0, inlined_at 1 11 9
+    ld.volatile.shared.v4.u32 {%r2, %r3, %r4, %r5}, [tile+16];
+    shfl.sync.bfly.b32 %r6|%p2, %r2, 16, 31, -1;
+$L__BB0_2:
+    { .reg .b32 t; mov.b32 t, %r1; st.shared.u32 [%r1+-4], t; }
+    ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r2, %r3, %r4, %r5}, [%r1];
+    mbarrier.try_wait.parity.shared::cta.b64 %p2, [%rd1], %r2;
+    bar.sync 0;
+    ret;
+}
+.file 1 "/src/k.cu"
+.file 2 "/src/helpers.cuh"
+"""
+
+
+def test_instruction_parts_and_source_locations():
+    module = parse_ptx(SMALL, "small.ptx")
+    (kernel,) = module.kernels
+    assert kernel.reqntid == (128, 1, 1)
+    assert kernel.params[0].pointer_space == "global" and kernel.params[0].align == 4
+    assert [v.name for v in kernel.variables] == ["tile"]
+    assert kernel.variables[0].size_bytes == 4096
+    dyn = module.variable("dyn")
+    assert dyn.space == "shared" and dyn.array_dims == (None,) and dyn.linkage == "extern"
+    ops = {i.opcode: i for i in kernel.instructions}
+    ld = ops["ld.volatile.shared.v4.u32"]
+    assert (ld.op, ld.space, ld.vector, ld.type, ld.qualifiers) == ("ld", "shared", 4, "u32", ("volatile",))
+    assert ld.operands[1] == ir.Address(ir.Symbol("tile"), 16)
+    assert ld.loc.file == "/src/helpers.cuh" and ld.loc.line == 3
+    assert ld.loc.inlined_at == ir.SourceLocation("/src/k.cu", 11, 9)
+    bra = ops["bra"]
+    assert bra.guard == ir.Register("%p1") and bra.guard_negated
+    shfl = ops["shfl.sync.bfly.b32"]
+    assert shfl.operands[0] == ir.PairOperand(ir.Register("%r6"), ir.Register("%p2"))
+    assert shfl.operands[-1] == ir.Immediate(-1, "-1")
+    st = ops["st.shared.u32"]
+    assert st.operands == (ir.Address(ir.Register("%r1"), -4), ir.Register("t"))  # inline-asm register
+    assert ops["mbarrier.try_wait.parity.shared::cta.b64"].space == "shared"
+    assert kernel.labels["$L__BB0_2"] == 5
+    assert [len(b.instructions) for b in kernel.blocks] == [3, 2, 6]
+    assert module.variable("coef").initializer[0].value == 1.0
+
+
+def test_debug_sections_and_declarations_without_body():
+    text = """
+.version 9.0
+.target sm_90, debug
+.address_size 64
+.func (.param .b32 func_retval0) __iAtomicAdd
+(
+    .param .b64 __iAtomicAdd_param_0,
+    .param .b32 __iAtomicAdd_param_1
+)
+;
+.global .align 8 .u64 table[2] = {generic(x), x+8};
+.global .texref tex0;
+.section .debug_abbrev
+{
+.b8 1
+.b8 17,1
+.b32 .debug_abbrev
+$L__info_string0:
+.b64 $L__func_begin0
+}
+"""
+    module = parse_ptx(text, "d.ptx")
+    (func,) = module.functions
+    assert not func.has_body and func.return_params[0].name == "func_retval0"
+    assert module.sections == {".debug_abbrev": 5}
+    assert module.variable("tex0").type == "texref"

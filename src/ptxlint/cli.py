@@ -130,3 +130,12 @@ def rule(code, show_all):
 
 if __name__ == "__main__":  # pragma: no cover
     main()
+
+
+def _register_subcommands() -> None:
+    from .commands.accesses import accesses
+
+    main.add_command(accesses)
+
+
+_register_subcommands()

@@ -1,9 +1,16 @@
-"""Entry points: check a path, a PTX string. The CLI is a thin layer over these."""
+"""Entry points: check paths, a file, a PTX string. The CLI is a thin layer over these.
+
+`check_paths` is the whole pipeline of one run: find the files, work out the settings for each
+(command line over the nearest config), check them in parallel processes with a results cache,
+then apply suppression comments.
+"""
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+import re
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Optional
 
 from .analysis.context import AnalysisOptions, KernelContext
@@ -14,15 +21,25 @@ from .frontend.parser import parse_ptx, parse_ptx_file
 
 PTX_SUFFIXES = (".ptx",)
 SOURCE_SUFFIXES = (".cu",)
+HEADER_SUFFIXES = (".cuh",)
+
+_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.MULTILINE)
 
 
 @dataclass
 class CheckOptions:
-    """Options of one `ptxlint check` run."""
+    """Options of one `ptxlint check` run. Empty/None fields defer to the configuration."""
 
     select: list = field(default_factory=list)
     ignore: list = field(default_factory=list)
     analysis: AnalysisOptions = field(default_factory=AnalysisOptions)
+    arches: list = field(default_factory=list)  # for .cu files; several = compile for each
+    nvcc: Optional[str] = None
+    nvcc_args: list = field(default_factory=list)
+    use_config: bool = True
+    cache_dir: Optional[str] = None  # None = no cache
+    jobs: Optional[int] = None  # None = one per CPU
+    report_unused_suppressions: bool = False
 
 
 @dataclass
@@ -30,10 +47,17 @@ class FileResult:
     path: str
     diagnostics: list = field(default_factory=list)
     errors: list = field(default_factory=list)  # InputError
+    sources: list = field(default_factory=list)  # user files the findings may point into
+    cached: bool = False
+
+
+# ---------------------------------------------------------------------------------------------
+# Finding the files
 
 
 def discover(paths: Iterable[str]) -> tuple:
-    """Expand directories into the PTX (and .cu) files under them. Returns (files, errors)."""
+    """Expand directories into the PTX and .cu files under them; a `.cuh` header named directly
+    stands for the `.cu` files that include it. Returns (files, errors)."""
     files: list = []
     errors: list = []
     for path in paths:
@@ -49,17 +73,47 @@ def discover(paths: Iterable[str]) -> tuple:
             files.extend(found)
         elif not os.path.exists(path):
             errors.append(InputError(path, "no such file or directory"))
+        elif path.endswith(HEADER_SUFFIXES):
+            files.extend(including_sources(path))
         else:
             files.append(path)
-    return files, errors
+    unique = list(dict.fromkeys(os.path.normpath(f) for f in files))
+    return unique, errors
 
 
-def check_module(module: Module, options: Optional[CheckOptions] = None) -> list:
+def including_sources(header: str, search_root: Optional[str] = None) -> list:
+    """The `.cu` files under `search_root` (default: the working directory) that `#include` a
+    header with this file name. Headers are checked through them: nvcc needs a translation unit."""
+    base = os.path.basename(header)
+    root = search_root or os.getcwd()
+    out = []
+    for dirpath, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in ("build", "node_modules"))
+        for name in sorted(names):
+            if not name.endswith(SOURCE_SUFFIXES):
+                continue
+            path = os.path.join(dirpath, name)
+            try:
+                with open(path, encoding="utf-8", errors="replace") as fh:
+                    text = fh.read()
+            except OSError:
+                continue
+            if any(os.path.basename(inc) == base for inc in _INCLUDE.findall(text)):
+                out.append(os.path.relpath(path) if not os.path.isabs(header) else path)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# One file
+
+
+def check_module(module: Module, options: Optional[CheckOptions] = None, rules: Optional[list] = None) -> list:
     """Run the selected rules on every function with a body; return sorted diagnostics."""
     from .rules.registry import resolve_selection
 
     options = options or CheckOptions()
-    rules = resolve_selection(options.select, options.ignore)
+    if rules is None:
+        rules = resolve_selection(options.select, options.ignore)
     diagnostics: list = []
     for function in module.functions:
         if not function.has_body:
@@ -70,30 +124,257 @@ def check_module(module: Module, options: Optional[CheckOptions] = None) -> list
     return sorted(diagnostics, key=Diagnostic.sort_key)
 
 
-def load_module(path: str) -> Module:
-    """Parse a `.ptx` file; `.cu` files are compiled first (see ptxlint.frontend.nvcc)."""
+def load_module(path: str, compile_options=None, jobs: Optional[int] = None) -> Module:
+    """Parse a `.ptx` file, or compile a `.cu` file with nvcc and parse its PTX (first arch)."""
+    return _load_modules(path, compile_options, jobs)[0][1]
+
+
+def _load_modules(path: str, compile_options=None, jobs: Optional[int] = None) -> list:
+    """[(arch or None, Module)]: one module per architecture for `.cu`, one for `.ptx`."""
     if path.endswith(SOURCE_SUFFIXES):
-        raise InputError(path, ".cu input needs nvcc support, which this version does not have yet")
-    return parse_ptx_file(path)
+        from .frontend.nvcc import CompileOptions, compile_to_ptx
+
+        compiled = compile_to_ptx(path, compile_options or CompileOptions())
+        return [(c.arch, parse_ptx(c.text, f"{path} ({c.arch} PTX)", jobs=jobs)) for c in compiled]
+    return [(None, parse_ptx_file(path, jobs=jobs))]
 
 
 def check_file(path: str, options: Optional[CheckOptions] = None) -> FileResult:
-    result = FileResult(path)
+    """Check one file with the settings its configuration gives it (no cache, no suppressions)."""
+    options = options or CheckOptions()
+    plan = _plan(path, replace(options, cache_dir=None))
+    if isinstance(plan, InputError):
+        return FileResult(path, errors=[plan])
+    return _result_from_dict(_run_plan(plan))
+
+
+@dataclass(frozen=True)
+class _FilePlan:
+    """Everything a worker process needs to check one file; also the cache key's options."""
+
+    path: str
+    rule_codes: tuple
+    analysis: AnalysisOptions
+    compile: object  # CompileOptions for .cu, None for .ptx
+    cache_dir: Optional[str]
+    parse_jobs: Optional[int]
+
+    def key_options(self) -> dict:
+        a = self.analysis
+        return {"rules": self.rule_codes, "blocks": [list(map(str, b)) for b in a.block_overrides],
+                "arch": a.arch, "compile": repr(self.compile), "nvcc": _nvcc_identity(self.compile)}
+
+
+def _nvcc_identity(compile_options) -> Optional[str]:
+    if compile_options is None:
+        return None
+    from .frontend.nvcc import find_nvcc
+
     try:
-        module = load_module(path)
-        result.diagnostics = check_module(module, options)
+        nvcc = os.path.realpath(find_nvcc(compile_options.nvcc))
+        st = os.stat(nvcc)
+        return f"{nvcc}:{st.st_size}:{st.st_mtime_ns}"
+    except (InputError, OSError):
+        return None
+
+
+def _plan(path: str, options: CheckOptions):
+    """Merge the command line over the file's configuration. Returns a _FilePlan or InputError."""
+    from .config import DEFAULT, config_for
+    from .frontend.nvcc import DEFAULT_ARCH, CompileOptions
+    from .rules.registry import resolve_selection
+
+    try:
+        config = config_for(path) if options.use_config else DEFAULT
     except InputError as err:
-        result.errors.append(err)
-    return result
+        return err
+    select = options.select or list(config.select or [])
+    ignore = list(config.ignore) + list(options.ignore) + list(config.ignores_for(path))
+    origin = os.path.relpath(config.path) if config.path else "<command line>"
+    try:
+        rules = resolve_selection(select, ignore, origin=origin)
+    except InputError as err:
+        return err
+    blocks = list(options.analysis.block_overrides) + list(config.blocks)
+    arches = list(options.arches) or list(config.arches or [])
+    pinned_arch = options.analysis.arch or (arches[0] if arches else None)
+    analysis = replace(options.analysis, block_overrides=blocks, arch=pinned_arch)
+    compile_options = None
+    if path.endswith(SOURCE_SUFFIXES):
+        compile_options = CompileOptions(
+            nvcc=options.nvcc or config.nvcc,
+            arches=tuple(arches or [options.analysis.arch or DEFAULT_ARCH]),
+            include_dirs=config.include_dirs,
+            defines=config.defines,
+            extra_args=tuple(config.nvcc_args) + tuple(options.nvcc_args),
+        )
+    return _FilePlan(path, tuple(r.code for r in rules), analysis, compile_options, options.cache_dir, None)
+
+
+def _run_plan(plan: _FilePlan) -> dict:
+    """Check one file (in a worker process); returns the result as plain data."""
+    from .cache import ResultCache, file_digest, make_key
+
+    cache = key = None
+    if plan.cache_dir:
+        digest = file_digest(plan.path)
+        if digest is not None:
+            cache = ResultCache(plan.cache_dir)
+            key = make_key(digest, plan.key_options())
+            entry = cache.get(key)
+            if entry is not None:
+                entry["cached"] = True
+                return entry
+    from .rules.registry import iter_rules
+
+    rules = list(iter_rules(plan.rule_codes))
+    try:
+        modules = _load_modules(plan.path, plan.compile, plan.parse_jobs)
+        diagnostics: dict = {}
+        for arch, module in modules:
+            analysis = replace(plan.analysis, arch=arch) if arch else plan.analysis
+            for d in check_module(module, CheckOptions(analysis=analysis), rules=rules):
+                d.path = _user_path(d.path, plan.path)
+                key_d = (d.code, d.path, d.line, d.column, d.message)
+                if key_d in diagnostics:
+                    diagnostics[key_d].data.setdefault("arches", [modules[0][0]]).append(arch)
+                else:
+                    diagnostics[key_d] = d
+        sources = [plan.path]
+        deps = {}
+        for arch, module in modules:
+            for f in module.files.values():
+                if arch is not None and os.path.isfile(f):
+                    deps[os.path.abspath(f)] = None
+                    user = _user_path(f, plan.path)
+                    if user not in sources and not _is_toolkit(f):
+                        sources.append(user)
+        entry = {
+            "path": plan.path,
+            "diagnostics": [d.to_dict() for d in sorted(diagnostics.values(), key=Diagnostic.sort_key)],
+            "errors": [], "sources": sources, "cached": False,
+        }
+    except InputError as err:
+        return {"path": plan.path, "diagnostics": [], "errors": [err.to_dict()], "sources": [plan.path], "cached": False}
+    if cache is not None:
+        from .cache import file_digest as digest_of
+
+        entry["deps"] = {dep: digest_of(dep) for dep in deps if os.path.abspath(dep) != os.path.abspath(plan.path)}
+        cache.put(key, entry)
+    return entry
+
+
+def _is_toolkit(path: str) -> bool:
+    from .frontend.sourcemap import is_toolkit_header
+
+    return is_toolkit_header(path)
+
+
+def _user_path(path: str, checked: str) -> str:
+    """Show paths as the user wrote them: the checked file as given, others relative to cwd."""
+    if not os.path.isabs(path):
+        return path
+    if os.path.abspath(checked) == path:
+        return checked
+    rel = os.path.relpath(path)
+    return rel if not rel.startswith("..") else path
+
+
+def _result_from_dict(entry: dict) -> FileResult:
+    return FileResult(
+        path=entry["path"],
+        diagnostics=[Diagnostic(**d) for d in entry["diagnostics"]],
+        errors=[InputError(e["path"], e["message"], e.get("line"), e.get("column")) for e in entry["errors"]],
+        sources=list(entry.get("sources", [])),
+        cached=bool(entry.get("cached")),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# A whole run
 
 
 def check_paths(paths: Iterable[str], options: Optional[CheckOptions] = None) -> list:
     """Check every file under `paths`; bad files give errors, the others are still checked."""
+    options = options or CheckOptions()
     files, errors = discover(paths)
     results = [FileResult(e.path, errors=[e]) for e in errors]
-    results.extend(check_file(f, options) for f in files)
+    plans: list = []
+    reported: set = set()
+    for f in files:
+        plan = _plan(f, options)
+        if isinstance(plan, InputError):
+            # A bad config is reported once, not once per file it governs.
+            if str(plan) not in reported:
+                reported.add(str(plan))
+                results.append(FileResult(f, errors=[plan]))
+            continue
+        plans.append(plan)
+    plans = _fail_fast_without_nvcc(plans, results)
+    results.extend(_run_all(plans, options.jobs))
+    _apply_suppressions(results, plans, options)
     return results
 
 
+def _fail_fast_without_nvcc(plans: list, results: list) -> list:
+    """With no nvcc, say so once (how to get it), not once per `.cu` file."""
+    from .frontend.nvcc import NvccNotFound, find_nvcc
+
+    sources = [p for p in plans if p.compile is not None]
+    missing: dict = {}
+    for p in sources:
+        if p.compile.nvcc not in missing:
+            try:
+                find_nvcc(p.compile.nvcc)
+                missing[p.compile.nvcc] = None
+            except NvccNotFound as err:
+                missing[p.compile.nvcc] = err
+    skipped = [p for p in sources if missing[p.compile.nvcc] is not None]
+    if skipped:
+        err = missing[skipped[0].compile.nvcc]
+        more = f" ({len(skipped)} .cu files not checked)" if len(skipped) > 1 else ""
+        results.append(FileResult(skipped[0].path, errors=[InputError(skipped[0].path, err.message + more)]))
+    return [p for p in plans if p not in skipped]
+
+
+def _run_all(plans: list, jobs: Optional[int]) -> list:
+    jobs = jobs or os.cpu_count() or 1
+    jobs = min(jobs, len(plans))
+    if jobs <= 1:
+        return [_result_from_dict(_run_plan(p)) for p in plans]
+    # One file per task; each worker parses single-threaded so processes do not multiply.
+    plans = [replace(p, parse_jobs=1) for p in plans]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        return [_result_from_dict(e) for e in pool.map(_run_plan, plans, chunksize=1)]
+
+
+def _apply_suppressions(results: list, plans: list, options: CheckOptions) -> None:
+    from .suppressions import SuppressionIndex, read_lines
+
+    index = SuppressionIndex(read_lines)
+    for r in results:
+        r.diagnostics = [d for d in r.diagnostics if index.suppressing(d) is None]
+    if not options.report_unused_suppressions:
+        return
+    selected: set = set()
+    for p in plans:
+        selected.update(p.rule_codes)
+    for r in results:
+        for source in r.sources:
+            index.for_path(source)
+    unused = index.unused(selected)
+    by_path = {r.path: r for r in results}
+    for d in unused:
+        target = by_path.get(d.path) or next((r for r in results if d.path in r.sources), None)
+        if target is None:
+            target = FileResult(d.path)
+            results.append(target)
+            by_path[d.path] = target
+        target.diagnostics.append(d)
+    for r in results:
+        r.diagnostics.sort(key=Diagnostic.sort_key)
+
+
 def check_string(text: str, path: str = "<string>", options: Optional[CheckOptions] = None) -> list:
+    """Check PTX text with the options given (no configuration, no suppressions)."""
     return check_module(parse_ptx(text, path), options)

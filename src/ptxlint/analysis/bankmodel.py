@@ -1,0 +1,142 @@
+"""Shared-memory bank model: wavefronts one warp-level access needs, as measured on the GPU.
+
+The rules below reproduce Nsight Compute's "L1 Wavefronts Shared" on an H100 (validation/bank/):
+
+* A bank serves one 4-byte word per wavefront; lanes reading the same word share it (broadcast).
+  An access costs, per *phase*, the largest number of distinct words any one bank must deliver.
+* 8/16/32-bit accesses: one phase of 32 lanes.
+* 64-bit accesses: two phases (half-warps) whose costs add up, even for identical data; but
+  when every pair of lanes (2k, 2k+1) reads one address, the warp is one phase.
+* 128-bit accesses: four phases (quarter-warps); with pairwise-identical addresses, two
+  phases (half-warps). So a 128-bit broadcast costs 2.
+* Atomics: no broadcast; every lane is one word access, so lanes on one word serialise like lanes
+  on one bank. (ptxas turns an atomic whose address is provably warp-uniform into a single-lane
+  one: one wavefront.)
+* ldmatrix/stmatrix .xN: one phase per 8x8 matrix, each lane of the phase giving one 16-byte row.
+
+The ideal is the same computation with every bank conflict removed: one wavefront per 128 bytes
+of distinct data in each phase group. Architectures before sm_50 (Kepler) use 8-byte banks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+
+@dataclass
+class BankConflict:
+    """The worst bank of one phase: which lanes hit it and which distinct words they want."""
+
+    bank: int
+    lanes: list
+    words: list
+
+
+@dataclass
+class WarpCost:
+    wavefronts: int
+    ideal: int
+    active_lanes: int
+    worst: Optional[BankConflict] = None
+    phases: list = field(default_factory=list)  # wavefronts per phase
+
+    @property
+    def ways(self) -> int:
+        if self.ideal <= 0:
+            return 1
+        return -(-self.wavefronts // self.ideal)
+
+
+@dataclass(frozen=True)
+class BankModel:
+    name: str
+    banks: int = 32
+    bank_bytes: int = 4
+
+    def words(self, address: int, nbytes: int) -> range:
+        first = address // self.bank_bytes
+        last = (address + max(nbytes, 1) - 1) // self.bank_bytes
+        return range(first, last + 1)
+
+    def bank(self, word: int) -> int:
+        return word % self.banks
+
+    # ---- one phase
+    def _phase(self, lanes: list, broadcast: bool = True) -> tuple:
+        """lanes: [(lane, address, nbytes)] -> (wavefronts, distinct words, worst BankConflict).
+
+        Without broadcast (atomics) every lane's word access counts separately."""
+        per_bank: dict = {}
+        lanes_of_word: dict = {}
+        for lane, address, nbytes in lanes:
+            for word in self.words(address, nbytes):
+                per_bank.setdefault(self.bank(word), []).append((word, lane))
+                lanes_of_word.setdefault(word, []).append(lane)
+        if not per_bank:
+            return 0, 0, None
+
+        def depth(bank):
+            hits = per_bank[bank]
+            return len({w for w, _ in hits}) if broadcast else len(hits)
+
+        worst_bank = max(per_bank, key=lambda b: (depth(b), -b))
+        words = sorted({w for w, _ in per_bank[worst_bank]})
+        lanes_hit = sorted({lane for _, lane in per_bank[worst_bank]})
+        return depth(worst_bank), len(lanes_of_word), BankConflict(worst_bank, lanes_hit, words)
+
+    def _ideal(self, distinct_words: int) -> int:
+        return -(-distinct_words // self.banks) if distinct_words else 0
+
+    def warp_cost(self, accesses: list, bytes_per_lane: int, kind: str = "load", matrices: int = 1,
+                  uniform_address: bool = False) -> WarpCost:
+        """accesses: [(lane, address)] for the active lanes of one warp. `uniform_address`: the
+        address is provably the same in every thread (not just equal in this evaluation)."""
+        active = len(accesses)
+        if not accesses:
+            return WarpCost(0, 0, 0)
+        if kind in ("ldmatrix", "stmatrix"):
+            # lane 8i+j gives row j of matrix i; each row is 16 bytes; matrices never share
+            phases = [[(lane, a, 16) for lane, a in accesses if 8 * i <= lane < 8 * i + 8] for i in range(matrices)]
+            return self._sum_phases(phases, active)
+        entries = [(lane, a, bytes_per_lane) for lane, a in accesses]
+        if kind == "atomic":
+            if len({a for _, a in accesses}) == 1 and uniform_address:
+                return WarpCost(1, 1, active, None, [1])
+            wf, distinct, worst = self._phase(entries, broadcast=False)
+            return WarpCost(wf, 1, active, worst, [wf])
+        if bytes_per_lane <= 4 or self.bank_bytes == 8 and bytes_per_lane <= 8:
+            phases = [entries]
+        else:
+            address_of = dict(accesses)
+            paired = all(address_of.get(lane ^ 1, address) == address for lane, address in accesses)
+            if bytes_per_lane <= 8:
+                size = 32 if paired else 16
+            else:
+                size = 16 if paired else 8
+            phases = [[e for e in entries if start <= e[0] < start + size] for start in range(0, 32, size)]
+        return self._sum_phases(phases, active)
+
+    def _sum_phases(self, phases: list, active: int) -> WarpCost:
+        total = ideal = 0
+        worst = None
+        per_phase = []
+        for phase in phases:
+            wf, distinct, w = self._phase(phase)
+            per_phase.append(wf)
+            total += wf
+            ideal += self._ideal(distinct)
+            if w is not None and (worst is None or len(w.words) > len(worst.words)):
+                worst = w
+        return WarpCost(total, ideal, active, worst, per_phase)
+
+
+MAXWELL_AND_LATER = BankModel("32 banks x 4 bytes (sm_50 and later)")
+KEPLER = BankModel("32 banks x 8 bytes (Kepler, sm_3x, 8-byte bank mode)", bank_bytes=8)
+
+
+def bank_model_for(sm_version: int) -> BankModel:
+    """The bank model of an architecture (`sm_90` -> 90)."""
+    if 30 <= sm_version < 50:
+        return KEPLER
+    return MAXWELL_AND_LATER

@@ -1,0 +1,175 @@
+"""Control-flow graph of one function (networkx), with dominators, post-dominators and loops."""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import networkx as nx
+
+from ..frontend.ir import Function, Instruction, Symbol
+
+ENTRY = "entry"
+EXIT = "exit"
+
+
+class ControlFlowGraph:
+    """Nodes are basic-block ids plus the virtual ENTRY and EXIT nodes.
+
+    Edge attribute `cond`: None for an unconditional edge, else (predicate Register, value) — the
+    edge is taken by the lanes whose predicate equals `value`.
+    """
+
+    def __init__(self, function: Function) -> None:
+        self.function = function
+        self.blocks = function.blocks
+        g = nx.DiGraph()
+        g.add_node(ENTRY)
+        g.add_node(EXIT)
+        block_of_label = {}
+        for block in self.blocks:
+            g.add_node(block.id)
+            for label in block.labels:
+                block_of_label[label] = block.id
+        if self.blocks:
+            g.add_edge(ENTRY, self.blocks[0].id, cond=None)
+        else:
+            g.add_edge(ENTRY, EXIT, cond=None)
+        for n, block in enumerate(self.blocks):
+            last = block.instructions[-1] if block.instructions else None
+            next_id = self.blocks[n + 1].id if n + 1 < len(self.blocks) else EXIT
+            if last is None:
+                g.add_edge(block.id, next_id, cond=None)
+                continue
+            guard = (last.guard, not last.guard_negated) if last.guard is not None else None
+            fallthrough_cond = (last.guard, last.guard_negated) if last.guard is not None else None
+            if last.op == "bra":
+                target = last.operands[0] if last.operands else None
+                if isinstance(target, Symbol) and target.name in block_of_label:
+                    g.add_edge(block.id, block_of_label[target.name], cond=guard)
+                if guard is not None:
+                    g.add_edge(block.id, next_id, cond=fallthrough_cond)
+            elif last.op == "brx":
+                table = last.operands[1].name if len(last.operands) > 1 and isinstance(last.operands[1], Symbol) else None
+                for label in function.branch_targets.get(table, []):
+                    if label in block_of_label:
+                        g.add_edge(block.id, block_of_label[label], cond=None)
+                if guard is not None:
+                    g.add_edge(block.id, next_id, cond=fallthrough_cond)
+            elif last.op in ("ret", "exit", "trap"):
+                g.add_edge(block.id, EXIT, cond=guard)
+                if guard is not None:
+                    g.add_edge(block.id, next_id, cond=fallthrough_cond)
+            else:
+                g.add_edge(block.id, next_id, cond=None)
+        # blocks that cannot reach EXIT (infinite loops) still need a post-dominator
+        for node in list(g.nodes):
+            if node != EXIT and not nx.has_path(g, node, EXIT):
+                g.add_edge(node, EXIT, cond=None, virtual=True)
+        self.graph = g
+
+    def block_of(self, ins: Instruction):
+        return self.function.block_of(ins)
+
+    def successors(self, node) -> list:
+        return list(self.graph.successors(node))
+
+    def predecessors(self, node) -> list:
+        return list(self.graph.predecessors(node))
+
+    def edge_condition(self, src, dst):
+        return self.graph.edges[src, dst].get("cond")
+
+    @cached_property
+    def dominators(self) -> dict:
+        """Immediate dominator of every node reachable from ENTRY."""
+        return nx.immediate_dominators(self.graph, ENTRY)
+
+    @cached_property
+    def postdominators(self) -> dict:
+        """Immediate post-dominator of every node that reaches EXIT."""
+        return nx.immediate_dominators(self.graph.reverse(copy=False), EXIT)
+
+    def dominates(self, a, b) -> bool:
+        idom = self.dominators
+        node = b
+        while True:
+            if node == a:
+                return True
+            parent = idom.get(node)
+            if parent is None or parent == node:
+                return False
+            node = parent
+
+    def postdominates(self, a, b) -> bool:
+        ipdom = self.postdominators
+        node = b
+        while True:
+            if node == a:
+                return True
+            parent = ipdom.get(node)
+            if parent is None or parent == node:
+                return False
+            node = parent
+
+    @cached_property
+    def reverse_postorder(self) -> list:
+        return _reverse_postorder(self.graph, ENTRY)
+
+    @cached_property
+    def back_edges(self) -> set:
+        return {(u, v) for u, v in self.graph.edges if v in self.dominators and u in self.dominators and self.dominates(v, u)}
+
+    @cached_property
+    def loops(self) -> list:
+        """Natural loops: (header, frozenset of body nodes), one per header."""
+        bodies: dict = {}
+        for tail, header in self.back_edges:
+            body = {header}
+            stack = [tail]
+            while stack:
+                node = stack.pop()
+                if node not in body:
+                    body.add(node)
+                    stack.extend(self.graph.predecessors(node))
+            bodies.setdefault(header, set()).update(body)
+        return [(h, frozenset(b)) for h, b in bodies.items()]
+
+    def loops_containing(self, node) -> list:
+        return [(h, b) for h, b in self.loops if node in b]
+
+    @cached_property
+    def control_dependences(self) -> dict:
+        """node -> set of (branch node, successor) edges it is control dependent on."""
+        deps: dict = {n: set() for n in self.graph.nodes}
+        ipdom = self.postdominators
+        for a, b in self.graph.edges:
+            if self.graph.out_degree(a) < 2:
+                continue
+            stop = ipdom.get(a)
+            node = b
+            while node is not None and node != stop:
+                deps[node].add((a, b))
+                parent = ipdom.get(node)
+                if parent == node:
+                    break
+                node = parent
+        return deps
+
+
+def _reverse_postorder(g, start) -> list:
+    seen = set()
+    order = []
+    stack = [(start, iter(g.successors(start)))]
+    seen.add(start)
+    while stack:
+        node, it = stack[-1]
+        for succ in it:
+            if succ not in seen:
+                seen.add(succ)
+                stack.append((succ, iter(g.successors(succ))))
+                break
+        else:
+            stack.pop()
+            order.append(node)
+    order.reverse()
+    return order

@@ -1,0 +1,79 @@
+"""Reaching definitions for PTX virtual registers (nvcc output is not SSA: loops reassign)."""
+
+from __future__ import annotations
+
+from ..frontend.ir import Function, Instruction, Register
+from .cfg import ControlFlowGraph
+
+
+class ReachingDefinitions:
+    """For a register read by an instruction: which instructions may have written it last.
+
+    Bitsets over definition sites, solved to a fixed point over the CFG, then walked inside
+    the block at query time.
+    """
+
+    def __init__(self, function: Function, cfg: ControlFlowGraph) -> None:
+        self.function = function
+        self.cfg = cfg
+        self.sites: list = []  # site number -> (instruction index, register name)
+        self.sites_of_register: dict = {}
+        gen: dict = {}
+        kill_regs: dict = {}
+        for block in function.blocks:
+            last_def: dict = {}
+            for ins in block.instructions:
+                for reg in ins.destinations():
+                    site = len(self.sites)
+                    self.sites.append((ins.index, reg.name))
+                    self.sites_of_register.setdefault(reg.name, 0)
+                    self.sites_of_register[reg.name] |= 1 << site
+                    last_def[reg.name] = site
+            gen[block.id] = sum(1 << s for s in last_def.values())
+            kill_regs[block.id] = set(last_def)
+        kill = {}
+        for bid, regs in kill_regs.items():
+            mask = 0
+            for r in regs:
+                mask |= self.sites_of_register[r]
+            kill[bid] = mask
+        in_sets = {n: 0 for n in cfg.graph.nodes}
+        out_sets = {n: 0 for n in cfg.graph.nodes}
+        order = [n for n in cfg.reverse_postorder if isinstance(n, int)]
+        changed = True
+        while changed:
+            changed = False
+            for bid in order:
+                new_in = 0
+                for pred in cfg.graph.predecessors(bid):
+                    new_in |= out_sets[pred]
+                new_out = gen[bid] | (new_in & ~kill[bid])
+                if new_in != in_sets[bid] or new_out != out_sets[bid]:
+                    in_sets[bid], out_sets[bid] = new_in, new_out
+                    changed = True
+        self.block_in = in_sets
+
+    def definitions(self, ins: Instruction, reg: Register) -> list:
+        """Indices of the instructions whose write of `reg` may reach `ins` (empty: none, the
+        value comes from outside the function or is undefined)."""
+        block = self.function.block_of(ins)
+        for prior in reversed(block.instructions[: ins.index - block.instructions[0].index]):
+            if any(d.name == reg.name for d in prior.destinations()):
+                if prior.guard is None:
+                    return [prior.index]
+                # a predicated write may not happen: earlier definitions still reach
+                return [prior.index] + self._before(prior, reg)
+        mask = self.block_in.get(block.id, 0) & self.sites_of_register.get(reg.name, 0)
+        return self._sites(mask)
+
+    def _before(self, ins: Instruction, reg: Register) -> list:
+        return self.definitions(ins, reg)
+
+    def _sites(self, mask: int) -> list:
+        out = []
+        while mask:
+            low = mask & -mask
+            site = low.bit_length() - 1
+            out.append(self.sites[site][0])
+            mask ^= low
+        return sorted(out)

@@ -1,0 +1,602 @@
+"""The per-lane symbolic evaluator: the value of a register for every thread of the block.
+
+Threads are numbered linearly (x + y*Dx + z*Dx*Dy); warp w holds threads 32w..32w+31. Values are
+`symbolic.Value`s. Evaluation follows reaching definitions backwards from a use, memoised per
+(definition, register). Whatever the evaluator had to assume is recorded as a note that travels
+with the result, so a finding can say it.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Optional
+
+from ..frontend.ir import (
+    Address, Immediate, Instruction, Negated, PairOperand, Register, Symbol, VectorOperand,
+)
+from . import symbolic as S
+from .cfg import ENTRY
+
+_SIGNED = {"s8", "s16", "s32", "s64"}
+
+
+def _bits_of(type_name: Optional[str], default: int = 32) -> int:
+    if not type_name:
+        return default
+    digits = "".join(ch for ch in type_name if ch.isdigit())
+    return int(digits) if digits else default
+
+
+class LaneEvaluator:
+    """Answers: what value does this operand have in each thread, and which threads execute here."""
+
+    def __init__(self, ctx) -> None:
+        self.ctx = ctx
+        self.function = ctx.function
+        self.shape = ctx.launch
+        self.threads = self.shape.thread_ids()
+        self.n = len(self.threads)
+        self.table = S.SymbolTable()
+        self._memo: dict = {}
+        self._in_progress: set = set()
+        self._notes: list = [set()]
+        self._block_active: dict = {}
+        self._block_notes: dict = {}
+        self.shared_symbols: dict = {}  # symbol -> variable name, for shared variables
+        self._variables = {v.name: v for v in ctx.module.variables}
+        self._variables.update({v.name: v for v in self.function.variables})
+        self._kernel_params = {p.name for p in self.function.params} if self.function.is_kernel else set()
+        if sys.getrecursionlimit() < 20000:
+            sys.setrecursionlimit(20000)
+
+    # ---- notes
+    def _note(self, text: str) -> None:
+        self._notes[-1].add(text)
+
+    def collect(self, fn, *args):
+        """Run fn(*args) and return (result, notes made while computing it)."""
+        self._notes.append(set())
+        try:
+            result = fn(*args)
+        finally:
+            notes = self._notes.pop()
+        self._notes[-1] |= notes
+        return result, notes
+
+    # ---- public queries
+    def operand(self, ins: Instruction, operand) -> list:
+        """Per-thread values of a source operand of `ins`."""
+        if isinstance(operand, Register):
+            return self.register(ins, operand)
+        if isinstance(operand, Immediate):
+            value = operand.value if isinstance(operand.value, int) else self._float_symbol(operand)
+            return [S.const(value)] * self.n if isinstance(value, int) else [value] * self.n
+        if isinstance(operand, Symbol):
+            return [self._symbol_address(operand.name)] * self.n
+        if isinstance(operand, Negated):
+            inner = self.operand(ins, operand.operand)
+            return [S.const(1 - v[0]) if S.is_known(v) else self._opaque(("not", v), v) for v in inner]
+        return [self._opaque(("operand", str(operand)), None)] * self.n
+
+    def address(self, ins: Instruction) -> Optional[list]:
+        """Per-thread byte address of the memory operand of `ins` (None if it has none)."""
+        mem = ins.memory_operand()
+        if mem is None:
+            return None
+        if mem.base is None:
+            base = [S.ZERO] * self.n
+        elif isinstance(mem.base, Register):
+            base = self.register(ins, mem.base)
+        else:
+            base = [self._symbol_address(mem.base.name)] * self.n
+        if mem.offset:
+            return [S.add(v, S.const(mem.offset)) for v in base]
+        return base
+
+    def active(self, ins: Instruction) -> list:
+        """Per thread: True (executes `ins`), False (does not), None (unknown; assumed to)."""
+        block = self.function.block_of(ins)
+        reach = self.block_active(block.id)
+        if ins.guard is None:
+            return reach
+        pred = self.register(ins, ins.guard)
+        want = 0 if ins.guard_negated else 1
+        out = []
+        unknown = False
+        for r, p in zip(reach, pred):
+            if r is False:
+                out.append(False)
+            elif S.is_known(p):
+                out.append(r if (p[0] != 0) == bool(want) else False)
+            else:
+                unknown = True
+                out.append(None)
+        if unknown:
+            self._note(f"the guard {'!' if ins.guard_negated else ''}{ins.guard.name} (PTX line {ins.ptx_line}) "
+                       "depends on values unknown here; lanes are assumed to execute it")
+        return out
+
+    def block_active(self, block_id) -> list:
+        """Per thread: does it reach this block (forward edges only: loop bodies count once)."""
+        found = self._block_active.get(block_id)
+        if found is not None:
+            self._notes[-1] |= self._block_notes.get(block_id, set())
+            return found
+        result, notes = self.collect(self._compute_block_active, block_id)
+        self._block_active[block_id] = result
+        self._block_notes[block_id] = notes
+        return result
+
+    def _compute_block_active(self, block_id) -> list:
+        cfg = self.ctx.cfg
+        n = self.n
+        acc = [False] * n
+        any_pred = False
+        for pred in cfg.predecessors(block_id):
+            if (pred, block_id) in cfg.back_edges:
+                continue
+            any_pred = True
+            if pred == ENTRY:
+                return [True] * n
+            reach = self.block_active(pred)
+            cond = cfg.edge_condition(pred, block_id)
+            if cond is None:
+                taken = reach
+            else:
+                reg, value = cond
+                branch = self.function.blocks[pred].instructions[-1]
+                pv = self.register(branch, reg)
+                taken = []
+                unknown = False
+                for r, p in zip(reach, pv):
+                    if r is False:
+                        taken.append(False)
+                    elif S.is_known(p):
+                        taken.append(r if (p[0] != 0) == value else False)
+                    else:
+                        unknown = True
+                        taken.append(None)
+                if unknown:
+                    self._note(self._unknown_branch_note(branch, reg))
+            acc = [a if a is True else (t if t is not False else a) for a, t in zip(acc, taken)]
+        if not any_pred:
+            return [False] * n
+        return acc
+
+    def _unknown_branch_note(self, branch: Instruction, reg: Register) -> str:
+        where = f"line {branch.loc.line}" if branch.loc else f"PTX line {branch.ptx_line}"
+        return (f"the branch at {where} (on {reg.name}) depends on values unknown here; "
+                "threads are assumed to take the path that reaches this access")
+
+    # ---- registers
+    def register(self, ins: Instruction, reg: Register) -> list:
+        special = self._special(reg)
+        if special is not None:
+            return special
+        defs = self.ctx.dataflow.definitions(ins, reg)
+        if not defs:
+            if reg.name in self.function.registers or reg.name.rstrip("0123456789") in self.function.register_ranges:
+                self._note(f"{reg.name} is read before any write reaches it; treated as unknown")
+            return self._uniform_unknown(("undefined", reg.name), f"undefined {reg.name}")
+        if len(defs) == 1:
+            return self._definition(defs[0], reg)
+        return self._join(ins, reg, defs)
+
+    def _definition(self, index: int, reg: Register) -> list:
+        key = (index, reg.name)
+        found = self._memo.get(key)
+        if found is not None:
+            self._notes[-1] |= found[1]
+            return found[0]
+        if key in self._in_progress:
+            # a value that feeds itself around a loop: the loop join handles it
+            return self._uniform_unknown(("cycle", key), f"the loop-carried value of {reg.name}")
+        self._in_progress.add(key)
+        try:
+            values, notes = self.collect(self._evaluate_definition, self.function.instructions[index], reg)
+        finally:
+            self._in_progress.discard(key)
+        self._memo[key] = (values, notes)
+        return values
+
+    def _join(self, ins: Instruction, reg: Register, defs: list) -> list:
+        cfg = self.ctx.cfg
+        fn = self.function
+        use_block = fn.block_of(ins).id
+        loops = cfg.loops_containing(use_block)
+        for header, body in sorted(loops, key=lambda hb: len(hb[1])):
+            inside = [d for d in defs if fn.block_of(fn.instructions[d]).id in body]
+            outside = [d for d in defs if d not in inside]
+            if inside and outside:
+                return self._induction(reg, header, inside, outside)
+        vectors = [self._definition(d, reg) for d in defs]
+        if all(v == vectors[0] for v in vectors[1:]):
+            return vectors[0]
+        # a join after a branch: each thread takes the definition on the path it executed
+        actives = [self.block_active(fn.block_of(fn.instructions[d]).id) for d in defs]
+        out = []
+        unresolved = False
+        for t in range(self.n):
+            chosen = [k for k in range(len(defs)) if actives[k][t] is True]
+            if len(chosen) > 1:
+                # the latest definition along dominance wins
+                chosen = [k for k in chosen if not any(
+                    j != k and cfg.dominates(fn.block_of(fn.instructions[defs[k]]).id,
+                                             fn.block_of(fn.instructions[defs[j]]).id) and defs[j] != defs[k]
+                    for j in chosen)]
+            if len(chosen) == 1:
+                out.append(vectors[chosen[0]][t])
+            else:
+                unresolved = True
+                out.append(self._opaque(("join", ins.index, reg.name, t), None))
+        if unresolved:
+            self._note(f"{reg.name} at PTX line {ins.ptx_line} merges values from several paths; "
+                       "some threads' values are unknown")
+        return out
+
+    def _induction(self, reg: Register, header, inside: list, outside: list) -> list:
+        fn = self.function
+        init = self._join_outside(reg, outside)
+        steps_uniform = True
+        for d in inside:
+            upd = fn.instructions[d]
+            ok = False
+            if upd.op in ("add", "sub") and len(upd.operands) == 3:
+                a, b = upd.operands[1], upd.operands[2]
+                other = b if a == reg else (a if b == reg and upd.op == "add" else None)
+                if other is not None:
+                    ok = S.uniform_across(self.operand(upd, other))
+            steps_uniform &= ok
+        header_block = fn.blocks[header] if isinstance(header, int) else None
+        where = ""
+        if header_block is not None and header_block.instructions and header_block.instructions[0].loc:
+            where = f" (loop at line {header_block.instructions[0].loc.line})"
+        if steps_uniform:
+            term = self.table.value(("induction", header, reg.name), f"iterations of {reg.name}{where}")
+            self._note(f"{reg.name} changes by the same amount in every thread each iteration{where}; "
+                       "the analysis covers every iteration with one uniform unknown")
+            return [S.add(v, term) for v in init]
+        if S.uniform_across(init):
+            self._note(f"{reg.name} is updated in a loop{where} in a way the analysis does not follow; "
+                       "treated as unknown")
+        return [self._opaque(("loopvar", header, reg.name, t), None) for t in range(self.n)]
+
+    def _join_outside(self, reg: Register, defs: list) -> list:
+        if len(defs) == 1:
+            return self._definition(defs[0], reg)
+        vectors = [self._definition(d, reg) for d in defs]
+        if all(v == vectors[0] for v in vectors[1:]):
+            return vectors[0]
+        return [self._opaque(("init", tuple(defs), reg.name, t), None) for t in range(self.n)]
+
+    # ---- special registers and symbols
+    def _special(self, reg: Register) -> Optional[list]:
+        name = reg.name
+        if not reg.is_special:
+            return None
+        threads = self.threads
+        dims = self.shape.dims
+        if name.startswith("%tid."):
+            axis = "xyz".index(name[-1])
+            return [S.const(t[axis]) for t in threads]
+        if name.startswith("%ntid."):
+            return [S.const(dims["xyz".index(name[-1])])] * self.n
+        if name == "%laneid":
+            return [S.const(i % 32) for i in range(self.n)]
+        if name == "%warpid":
+            self._note("%warpid is the hardware warp slot, not threadIdx/32; treated as a uniform unknown")
+            return [self.table.value(("special", name, i // 32), name) for i in range(self.n)]
+        if name.startswith(("%ctaid", "%nctaid", "%clusterid", "%nclusterid", "%cluster_", "%smid", "%nsmid",
+                            "%gridid", "%dynamic_smem_size", "%total_smem_size", "%envreg")):
+            return self._uniform_unknown(("special", name), name)
+        if name.startswith("%lanemask_"):
+            kind = name[len("%lanemask_"):]
+            out = []
+            for i in range(self.n):
+                lane = i % 32
+                mask = {
+                    "eq": 1 << lane, "le": (1 << (lane + 1)) - 1, "lt": (1 << lane) - 1,
+                    "ge": (0xFFFFFFFF << lane) & S.MASK32, "gt": (0xFFFFFFFF << (lane + 1)) & S.MASK32,
+                }.get(kind)
+                out.append(S.const(mask) if mask is not None else self._opaque((name, i), None))
+            return out
+        return [self._opaque((name, i), None) for i in range(self.n)]
+
+    def _symbol_address(self, name: str):
+        var = self._variables.get(name)
+        if var is not None:
+            origin = f"the address of {var.space} variable {name}"
+            sym = self.table.symbol(("address", name), origin, uniform=True)
+            if var.space == "shared":
+                self.shared_symbols[sym] = name
+            return (0, ((sym, 1),))
+        if name in self._kernel_params:
+            return (0, ((self.table.symbol(("param-address", name), f"parameter {name}", True), 1),))
+        return (0, ((self.table.symbol(("symbol", name), name, True), 1),))
+
+    def _float_symbol(self, imm: Immediate):
+        return self.table.value(("float", imm.text), f"float {imm.text}")
+
+    def _uniform_unknown(self, key, origin: str) -> list:
+        return [self.table.value(key, origin, True)] * self.n
+
+    def _opaque(self, key, value_hint) -> tuple:
+        """An unknown that is equal for equal keys: uniform when every thread builds the same key."""
+        return self.table.value(("opaque", key), "a value computed from unknowns", True)
+
+    # ---- instruction semantics
+    def _evaluate_definition(self, ins: Instruction, reg: Register) -> list:
+        op = ins.op
+        ops = ins.operands
+        n = self.n
+        dest = ops[0] if ops else None
+        if isinstance(dest, (VectorOperand, PairOperand)) and op != "mov":
+            return self._loaded(ins, reg)
+        if isinstance(dest, VectorOperand):  # mov.b64 {%r1, %r2}, %rd1: unpack halves
+            return self._unpack(ins, reg)
+        t = ins.type
+        bits = 1 if t == "pred" else _bits_of(t)  # predicates are one bit: not.pred flips it
+        signed = t in _SIGNED
+
+        def src(k):
+            return self.operand(ins, ops[k])
+
+        if op == "mov":
+            if isinstance(ops[1], VectorOperand):  # pack
+                parts = [self.operand(ins, e) for e in ops[1].elements]
+                width = bits // len(parts)
+                return [self._pack([p[i] for p in parts], width) for i in range(n)]
+            return src(1)
+        if op in ("cvta",):
+            return src(1)
+        if op == "cvt":
+            return self._convert(ins, src(1))
+        if op in ("ld", "ldu", "atom", "shfl", "vote", "redux", "match", "tex", "tld4", "suld", "ldmatrix",
+                  "activemask", "elect", "mbarrier", "cp", "wgmma", "mma"):
+            return self._loaded(ins, reg)
+        if op == "add":
+            a, b = src(1), src(2)
+            return [S.wrap(S.add(x, y), bits, signed) for x, y in zip(a, b)]
+        if op == "sub":
+            a, b = src(1), src(2)
+            return [S.wrap(S.sub(x, y), bits, signed) for x, y in zip(a, b)]
+        if op == "neg":
+            return [S.wrap(S.neg(x), bits, signed) for x in src(1)]
+        if op == "mul" and ("lo" in ins.modifiers or "wide" in ins.modifiers or t in ("u64", "s64", "b64")):
+            a, b = src(1), src(2)
+            if "wide" in ins.modifiers:
+                a = [S.wrap(x, bits, signed) for x in a]
+                b = [S.wrap(x, bits, signed) for x in b]
+                return [S.wrap(self._mul(x, y), 2 * bits, signed) for x, y in zip(a, b)]
+            return [S.wrap(self._mul(x, y), bits, signed) for x, y in zip(a, b)]
+        if op == "mad" and ("lo" in ins.modifiers or "wide" in ins.modifiers):
+            a, b, c = src(1), src(2), src(3)
+            width = 2 * bits if "wide" in ins.modifiers else bits
+            if "wide" in ins.modifiers:
+                a = [S.wrap(x, bits, signed) for x in a]
+                b = [S.wrap(x, bits, signed) for x in b]
+            return [S.wrap(S.add(self._mul(x, y), z), width, signed) for x, y, z in zip(a, b, c)]
+        if op == "shl":
+            a, b = src(1), src(2)
+            return [S.wrap(S.scale(x, 1 << y[0]), bits) if S.is_known(y) and y[0] < bits else
+                    self._opaque(("shl", x, y), None) for x, y in zip(a, b)]
+        if op == "setp":
+            return self._compare(ins, reg)
+        if op == "selp":
+            a, b, p = src(1), src(2), src(3)
+            return [x if (S.is_known(q) and q[0]) else y if S.is_known(q) else
+                    (x if x == y else self._opaque(("selp", x, y, q), None)) for x, y, q in zip(a, b, p)]
+        if op in _CONCRETE_OPS:
+            args = [src(k) for k in range(1, len(ops))]
+            out = []
+            for i in range(n):
+                vals = [a[i] for a in args]
+                if all(S.is_known(v) for v in vals):
+                    try:
+                        out.append(S.wrap(S.const(_CONCRETE_OPS[op](ins, [v[0] for v in vals], bits, signed)),
+                                          bits if op != "mul" or "hi" in ins.modifiers else bits, signed))
+                    except (ZeroDivisionError, ValueError, IndexError):
+                        out.append(self._opaque((op, tuple(vals)), None))
+                else:
+                    out.append(self._simplify_unknown(op, ins, vals, bits))
+            return out
+        return self._loaded(ins, reg)
+
+    def _simplify_unknown(self, op, ins, vals, bits):
+        """A bitwise/divide op with unknown inputs: exact when the unknowns cannot reach the result."""
+        if op == "and" and len(vals) == 2:
+            for x, m in ((vals[0], vals[1]), (vals[1], vals[0])):
+                if S.is_known(m) and m[0] >= 0:
+                    mask = m[0]
+                    low = (mask + 1) & mask == 0  # mask = 2^k - 1
+                    # unknown terms that are multiples of 2^k vanish under the mask
+                    if low and all(c % (mask + 1) == 0 for _, c in x[1]):
+                        return S.const(x[0] & mask)
+        if op == "rem" and len(vals) == 2 and S.is_known(vals[1]) and vals[1][0] > 0:
+            d = vals[1][0]
+            x = vals[0]
+            if all(c % d == 0 for _, c in x[1]) and x[0] >= 0 and ins.type not in _SIGNED:
+                return S.const(x[0] % d)
+        return self._opaque((op, ins.type, tuple(vals)), None)
+
+    def _mul(self, x, y):
+        if S.is_known(y):
+            return S.scale(x, y[0])
+        if S.is_known(x):
+            return S.scale(y, x[0])
+        return self._opaque(("mul", x, y), None)
+
+    def _convert(self, ins: Instruction, values: list) -> list:
+        types = [m for m in ins.modifiers if m[:1] in "usbf" and m[1:].isdigit()]
+        if len(types) < 2 or types[0].startswith("f") or types[1].startswith("f"):
+            return [v if S.is_known(v) and not types else self._opaque(("cvt", ins.opcode, v), None) for v in values]
+        dst, srct = types[0], types[1]
+        src_bits, dst_bits = _bits_of(srct), _bits_of(dst)
+        out = []
+        for v in values:
+            v = S.wrap(v, src_bits, srct.startswith("s"))
+            out.append(S.wrap(v, dst_bits, dst.startswith("s")))
+        return out
+
+    def _compare(self, ins: Instruction, reg: Register) -> list:
+        cmp = ins.modifiers[0] if ins.modifiers else "eq"
+        ops = ins.operands
+        first = ops[0]
+        a, b = self.operand(ins, ops[1]), self.operand(ins, ops[2])
+        combine = None
+        c = None
+        if len(ops) > 3 and any(m in ("and", "or", "xor") for m in ins.modifiers):
+            combine = next(m for m in ins.modifiers if m in ("and", "or", "xor"))
+            c = self.operand(ins, ops[3])
+        signed = ins.type in _SIGNED
+        bits = _bits_of(ins.type)
+        out = []
+        for i in range(self.n):
+            d = S.sub(a[i], b[i])
+            if S.is_known(d):
+                x = S.wrap(a[i], bits, signed)[0] if S.is_known(a[i]) else 0
+                y = S.wrap(b[i], bits, signed)[0] if S.is_known(b[i]) else d[0] * -1
+                if not (S.is_known(a[i]) and S.is_known(b[i])):
+                    x, y = d[0], 0  # same unknown on both sides: compare the difference
+                result = _COMPARE.get(cmp, lambda x, y: None)(x, y)
+                value = S.const(int(result)) if result is not None else self._opaque(("setp", a[i], b[i], cmp), None)
+            else:
+                value = self._opaque(("setp", cmp, a[i], b[i]), None)
+            if combine and S.is_known(value) and S.is_known(c[i]):
+                v, w = value[0], c[i][0]
+                value = S.const({"and": v & w, "or": v | w, "xor": v ^ w}[combine])
+            elif combine:
+                value = self._opaque(("setp-combine", value, c[i], combine), None)
+            out.append(value)
+        if isinstance(first, PairOperand) and reg == first.second:
+            return [S.const(1 - v[0]) if S.is_known(v) else self._opaque(("not", v), None) for v in out]
+        return out
+
+    def _loaded(self, ins: Instruction, reg: Register) -> list:
+        """The result of a load, atomic, shuffle...: uniform when every thread reads the same thing."""
+        op = ins.op
+        where = f"line {ins.loc.line}" if ins.loc else f"PTX line {ins.ptx_line}"
+        if op == "ld" and ins.space == "param":
+            mem = ins.memory_operand()
+            name = mem.base.name if mem is not None and isinstance(mem.base, Symbol) else "?"
+            if name in self._kernel_params:
+                return self._uniform_unknown(("param", name, mem.offset), f"kernel parameter {name}")
+            return [self._opaque(("param", name, i), None) for i in range(self.n)]
+        if op in ("vote", "redux", "activemask") and "ballot" in ins.modifiers or op in ("redux",):
+            return self._per_warp_unknown(("warp-result", ins.index, reg.name), f"the {ins.opcode} result at {where}")
+        if op == "vote" and any(m in ins.modifiers for m in ("all", "any", "uni")):
+            return self._per_warp_unknown(("warp-result", ins.index, reg.name), f"the {ins.opcode} result at {where}")
+        if op in ("ld", "ldu") and ins.memory_operand() is not None:
+            addr = self.address(ins)
+            if addr is not None and S.uniform_across(addr):
+                return self._uniform_unknown(("load", ins.index, reg.name, addr[0]), f"the value loaded at {where}")
+            return [self.table.value(("load", ins.index, reg.name, addr[i] if addr else i), f"the value loaded at {where}")
+                    for i in range(self.n)]
+        return [self.table.value((op, ins.index, reg.name, i), f"the {ins.op} result at {where}") for i in range(self.n)]
+
+    def _per_warp_unknown(self, key, origin) -> list:
+        return [self.table.value((key, i // 32), origin) for i in range(self.n)]
+
+    def _pack(self, parts: list, width: int):
+        value = S.ZERO
+        for k, p in enumerate(parts):
+            if not S.is_known(p):
+                return self._opaque(("pack", tuple(parts)), None)
+            value = S.add(value, S.const((p[0] & ((1 << width) - 1)) << (width * k)))
+        return value
+
+    def _unpack(self, ins: Instruction, reg: Register) -> list:
+        elements = ins.operands[0].elements
+        position = elements.index(reg)
+        width = _bits_of(ins.type, 64) // len(elements)
+        source = self.operand(ins, ins.operands[1])
+        return [S.const((v[0] >> (width * position)) & ((1 << width) - 1)) if S.is_known(v)
+                else self._opaque(("unpack", v, position), None) for v in source]
+
+
+def _u(x, bits):
+    return x & ((1 << bits) - 1)
+
+
+def _shr(ins, v, bits, signed):
+    x, k = v
+    if signed:
+        x = x - (1 << bits) if _u(x, bits) >> (bits - 1) else _u(x, bits)
+        return x >> min(k, bits - 1)
+    return _u(x, bits) >> k if k < bits else 0
+
+
+def _div(ins, v, bits, signed):
+    x, y = v
+    if signed:
+        q = abs(x) // abs(y)
+        return q if (x >= 0) == (y >= 0) else -q
+    return _u(x, bits) // _u(y, bits)
+
+
+def _rem(ins, v, bits, signed):
+    x, y = v
+    if signed:
+        r = abs(x) % abs(y)
+        return r if x >= 0 else -r
+    return _u(x, bits) % _u(y, bits)
+
+
+def _bfe(ins, v, bits, signed):
+    x, pos, length = v[0], v[1] & 0xFF, v[2] & 0xFF
+    if length == 0:
+        return 0
+    field = (_u(x, bits) >> pos) & ((1 << length) - 1) if pos < bits else 0
+    if signed and field >> (length - 1):
+        field -= 1 << length
+    return field
+
+
+def _bfi(ins, v, bits, signed):
+    a, b, pos, length = v[0], v[1], v[2] & 0xFF, v[3] & 0xFF
+    mask = ((1 << length) - 1) << pos
+    return (_u(b, bits) & ~mask) | ((a << pos) & mask)
+
+
+def _prmt(ins, v, bits, signed):
+    a, b, sel = _u(v[0], 32), _u(v[1], 32), v[2]
+    src = a | (b << 32)
+    out = 0
+    for k in range(4):
+        s = (sel >> (4 * k)) & 0xF
+        byte = (src >> (8 * (s & 7))) & 0xFF
+        if s & 8:
+            byte = 0xFF if byte & 0x80 else 0
+        out |= byte << (8 * k)
+    return out
+
+
+def _mul_hi(ins, v, bits, signed):
+    return (v[0] * v[1]) >> bits
+
+
+_CONCRETE_OPS = {
+    "and": lambda ins, v, bits, s: v[0] & v[1],
+    "or": lambda ins, v, bits, s: v[0] | v[1],
+    "xor": lambda ins, v, bits, s: v[0] ^ v[1],
+    "not": lambda ins, v, bits, s: ~v[0],
+    "shr": _shr,
+    "div": _div,
+    "rem": _rem,
+    "min": lambda ins, v, bits, s: min(v[0], v[1]),
+    "max": lambda ins, v, bits, s: max(v[0], v[1]),
+    "abs": lambda ins, v, bits, s: abs(v[0]),
+    "bfe": _bfe,
+    "bfi": _bfi,
+    "prmt": _prmt,
+    "mul": _mul_hi,  # mul.hi (mul.lo / mul.wide are linear and handled before)
+    "popc": lambda ins, v, bits, s: bin(_u(v[0], bits)).count("1"),
+    "clz": lambda ins, v, bits, s: bits - _u(v[0], bits).bit_length(),
+    "brev": lambda ins, v, bits, s: int(format(_u(v[0], bits), f"0{bits}b")[::-1], 2),
+}
+
+_COMPARE = {
+    "eq": lambda x, y: x == y, "ne": lambda x, y: x != y,
+    "lt": lambda x, y: x < y, "le": lambda x, y: x <= y, "gt": lambda x, y: x > y, "ge": lambda x, y: x >= y,
+    "lo": lambda x, y: x < y, "ls": lambda x, y: x <= y, "hi": lambda x, y: x > y, "hs": lambda x, y: x >= y,
+}

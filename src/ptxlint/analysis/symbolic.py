@@ -1,0 +1,115 @@
+"""Symbolic values, one per thread: a known integer plus unknown terms.
+
+A value is a pair `(const, terms)` where `terms` is a sorted tuple of `(symbol, coefficient)`.
+Unknowns the analysis cannot know (kernel parameters, loaded data, %ctaid) are symbols. A symbol
+that is the same for every thread is *uniform*; a lane-varying unknown gets a symbol of its own per
+thread, so two threads' values differ by a known amount exactly when their terms are equal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+Value = tuple  # (const: int, terms: tuple[(str, int), ...])
+
+MASK32 = (1 << 32) - 1
+MASK64 = (1 << 64) - 1
+
+
+def const(c: int) -> Value:
+    return (c, ())
+
+
+ZERO = const(0)
+
+
+def is_known(v: Value) -> bool:
+    return not v[1]
+
+
+def add(a: Value, b: Value) -> Value:
+    if not b[1]:
+        return (a[0] + b[0], a[1])
+    if not a[1]:
+        return (a[0] + b[0], b[1])
+    terms = dict(a[1])
+    for sym, coef in b[1]:
+        terms[sym] = terms.get(sym, 0) + coef
+    return (a[0] + b[0], tuple(sorted((s, c) for s, c in terms.items() if c)))
+
+
+def scale(a: Value, k: int) -> Value:
+    if k == 0:
+        return ZERO
+    return (a[0] * k, tuple((s, c * k) for s, c in a[1]))
+
+
+def neg(a: Value) -> Value:
+    return scale(a, -1)
+
+
+def sub(a: Value, b: Value) -> Value:
+    return add(a, neg(b))
+
+
+@dataclass
+class SymbolTable:
+    """Interns opaque symbols and remembers, for messages, where each came from."""
+
+    def __post_init__(self) -> None:
+        self._by_key: dict = {}
+        self.origin: dict = {}
+        self.uniform: dict = {}
+
+    def symbol(self, key, origin: str, uniform: bool) -> str:
+        """The symbol for `key` (the same key gives the same symbol)."""
+        name = self._by_key.get(key)
+        if name is None:
+            name = f"u{len(self._by_key)}" if uniform else f"v{len(self._by_key)}"
+            self._by_key[key] = name
+            self.origin[name] = origin
+            self.uniform[name] = uniform
+        return name
+
+    def value(self, key, origin: str, uniform: bool = True) -> Value:
+        return (0, ((self.symbol(key, origin, uniform), 1),))
+
+
+def wrap(v: Value, bits: int, signed: bool = False) -> Value:
+    """Wrap a known value to `bits` (two's complement when signed); unknown values are kept."""
+    if v[1] or bits >= 128:
+        return v
+    mask = (1 << bits) - 1
+    c = v[0] & mask
+    if signed and c >> (bits - 1):
+        c -= 1 << bits
+    return (c, ())
+
+
+def uniform_across(values) -> bool:
+    """True when every thread holds the same value."""
+    it = iter(values)
+    first = next(it, None)
+    return all(v == first for v in it)
+
+
+def differences_known(values) -> bool:
+    """True when all values share their unknown terms: pairwise differences are then known."""
+    terms = None
+    for v in values:
+        if v is None:
+            continue
+        if terms is None:
+            terms = v[1]
+        elif v[1] != terms:
+            return False
+    return True
+
+
+def describe(v: Value, table: Optional[SymbolTable] = None) -> str:
+    parts = [str(v[0])] if v[0] or not v[1] else []
+    for sym, coef in v[1]:
+        name = table.origin.get(sym, sym) if table else sym
+        parts.append(name if coef == 1 else f"{coef}*{name}")
+    return " + ".join(parts)

@@ -1,0 +1,164 @@
+"""Compile `.cu` files to PTX with nvcc, so findings can point at the CUDA source.
+
+nvcc is run as a list of arguments, never through a shell, with `-lineinfo` so the PTX carries
+`.file`/`.loc` directives that map every instruction back to the `.cu` (or header) line.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ..errors import InputError
+
+DEFAULT_ARCH = "sm_90"
+
+# nvcc reports `file.cu(12): error: ...`; the first such line gives the InputError its line.
+_NVCC_DIAG = re.compile(r"^(?P<file>.+?)\((?P<line>\d+)\): (?:catastrophic )?error\b", re.MULTILINE)
+_ARCH = re.compile(r"^(sm|compute)_\d+[a-z]?$")
+
+NVCC_MISSING = (
+    "nvcc not found: ptxlint compiles .cu files to PTX with nvcc. Install the CUDA toolkit and "
+    "put it on PATH or set CUDA_HOME, pass --nvcc PATH (or `nvcc = \"...\"` in the config), or "
+    "`pip install 'ptxlint[nvcc]'` for NVIDIA's nvcc wheels. .ptx files need no nvcc."
+)
+
+
+class NvccNotFound(InputError):
+    """No nvcc anywhere ptxlint looks; reported once per run."""
+
+
+@dataclass(frozen=True)
+class CompileOptions:
+    """What nvcc is asked to do for one `.cu` file (part of the cache key)."""
+
+    nvcc: Optional[str] = None  # explicit path (--nvcc or config); None = search
+    arches: tuple = (DEFAULT_ARCH,)
+    include_dirs: tuple = ()
+    defines: tuple = ()
+    extra_args: tuple = ()
+
+
+def check_arch(arch: str) -> str:
+    """`sm_90`, `90`, `compute_80` -> the sm/compute name; anything else is an error."""
+    arch = arch.strip()
+    if arch.isdigit():
+        arch = f"sm_{arch}"
+    if not _ARCH.match(arch):
+        raise ValueError(f"{arch!r} is not a CUDA architecture (expected e.g. sm_80, sm_90a)")
+    return arch
+
+
+def _wheel_nvcc_candidates() -> list:
+    """Where NVIDIA's PyPI wheels (nvidia-cuda-nvcc) put nvcc: site-packages/nvidia/cu*/bin."""
+    roots = []
+    for key in ("purelib", "platlib"):
+        path = sysconfig.get_paths().get(key)
+        if path and path not in roots:
+            roots.append(path)
+    roots += [p for p in sys.path if p.endswith("site-packages") and p not in roots]
+    found = []
+    for root in roots:
+        for pattern in ("nvidia/cu*/bin/nvcc", "nvidia/cuda_nvcc/bin/nvcc"):
+            found.extend(sorted(glob.glob(os.path.join(root, pattern)), reverse=True))
+    return found
+
+
+def find_nvcc(explicit: Optional[str] = None) -> str:
+    """The nvcc to run: `explicit`, then CUDA_HOME/CUDA_PATH, PATH, the PyPI wheels.
+
+    Raises NvccNotFound (an InputError) when there is none, or when `explicit` is not runnable.
+    """
+    if explicit:
+        resolved = shutil.which(explicit) if os.sep not in explicit else explicit
+        if resolved and os.access(resolved, os.X_OK) and os.path.isfile(resolved):
+            return resolved
+        raise NvccNotFound("<nvcc>", f"nvcc {explicit!r} (from --nvcc or the config) is not an executable file")
+    for var in ("CUDA_HOME", "CUDA_PATH"):
+        home = os.environ.get(var)
+        if home:
+            candidate = os.path.join(home, "bin", "nvcc")
+            if os.access(candidate, os.X_OK):
+                return candidate
+    on_path = shutil.which("nvcc")
+    if on_path:
+        return on_path
+    for candidate in _wheel_nvcc_candidates():
+        if os.access(candidate, os.X_OK):
+            return candidate
+    raise NvccNotFound("<nvcc>", NVCC_MISSING)
+
+
+def nvcc_command(nvcc: str, source: str, output: str, arch: str, options: CompileOptions) -> list:
+    """The argument list for compiling `source` to PTX for one architecture."""
+    arch = arch if arch.startswith("compute_") else "compute_" + arch.split("_", 1)[1]
+    cmd = [nvcc, "-ptx", "-lineinfo", f"-arch={arch}"]
+    cmd += [f"-I{d}" for d in options.include_dirs]
+    cmd += [f"-D{d}" for d in options.defines]
+    cmd += list(options.extra_args)
+    # `--` would be clearer, but nvcc does not accept it: an absolute path cannot start with '-'.
+    cmd += ["-o", output, os.path.abspath(source)]
+    return cmd
+
+
+@dataclass
+class CompiledPtx:
+    arch: str
+    text: str
+    command: list = field(default_factory=list)
+
+
+def compile_to_ptx(source: str, options: CompileOptions) -> list:
+    """Compile `source` once per architecture; returns [CompiledPtx]. Raises InputError with
+    nvcc's own messages when the file does not compile."""
+    if not os.path.isfile(source):
+        raise InputError(source, "no such file")
+    nvcc = find_nvcc(options.nvcc)
+    env = _nvcc_env(nvcc)
+    results = []
+    with tempfile.TemporaryDirectory(prefix="ptxlint-nvcc-") as tmp:
+        for i, arch in enumerate(options.arches):
+            out = os.path.join(tmp, f"out{i}.ptx")
+            cmd = nvcc_command(nvcc, source, out, arch, options)
+            try:
+                proc = subprocess.run(cmd, capture_output=True, text=True, env=env, errors="replace")
+            except OSError as err:
+                raise InputError(source, f"cannot run nvcc {nvcc}: {err.strerror}") from None
+            if proc.returncode != 0:
+                raise _compile_error(source, arch, proc)
+            with open(out, encoding="utf-8", errors="replace") as fh:
+                results.append(CompiledPtx(arch, fh.read(), cmd))
+    return results
+
+
+def _nvcc_env(nvcc: str) -> dict:
+    """nvcc from the PyPI wheels finds its cicc/ptxas by its own path; make sure the wheel's bin
+    directory is also on PATH so nvcc's helper tools resolve the same way everywhere."""
+    env = dict(os.environ)
+    bindir = os.path.dirname(os.path.abspath(nvcc))
+    env["PATH"] = bindir + os.pathsep + env.get("PATH", "")
+    return env
+
+
+def _compile_error(source: str, arch: str, proc) -> InputError:
+    messages = (proc.stderr or "") + (proc.stdout or "")
+    messages = messages.strip() or f"nvcc exited with status {proc.returncode} and printed nothing"
+    line = None
+    abs_source = os.path.abspath(source)
+    for m in _NVCC_DIAG.finditer(messages):
+        if os.path.abspath(m.group("file")) == abs_source or os.path.basename(m.group("file")) == os.path.basename(source):
+            line = int(m.group("line"))
+            break
+    return InputError(source, f"does not compile for {arch}; nvcc says:\n{_indent(messages)}", line)
+
+
+def _indent(text: str) -> str:
+    return "\n".join("    " + ln for ln in text.splitlines())

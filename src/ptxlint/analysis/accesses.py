@@ -40,6 +40,8 @@ class MemoryAccess:
     unknown_reason: Optional[str] = None  # set when the addresses could not be determined
     generic: bool = False  # a generic-space access proven to target shared memory
     matrices: int = 1
+    iterations: int = 1  # evaluations summed (one per iteration of a followed loop)
+    vector_group: Optional["VectorizedLoads"] = None  # set when ptxas is expected to merge it
 
     @property
     def determined(self) -> bool:
@@ -77,6 +79,8 @@ def matrix_count(ins: Instruction) -> int:
 
 def analyse_shared_accesses(ctx) -> list:
     """All shared (and constant) accesses of the kernel in `ctx`, in program order."""
+    from .loops import innermost_loop
+
     lanes = ctx.lanes
     out = []
     for ins in ctx.function.instructions:
@@ -104,11 +108,96 @@ def analyse_shared_accesses(ctx) -> list:
                               if s in lanes.shared_symbols or lanes.table.origin.get(s, "").startswith("the address of")}),
             generic=generic, matrices=matrix_count(ins),
         )
-        active, active_notes = lanes.collect(lanes.active, ins)
-        access.notes = sorted(set(notes) | set(active_notes))
-        _cost_per_warp(ctx, access, addresses, active)
+        loop = innermost_loop(ctx, ctx.function.block_of(ins).id)
+        iterations = ctx.loop_iterations(*loop) if loop else None
+        evaluators = iterations.evaluators if iterations else [lanes]
+        all_notes = set(notes)
+        for k, evaluator in enumerate(evaluators):
+            if evaluator is not lanes:
+                addresses, notes = evaluator.collect(evaluator.address, ins)
+                all_notes |= notes
+            active, active_notes = evaluator.collect(evaluator.active, ins)
+            all_notes |= active_notes
+            _cost_per_warp(ctx, evaluator, access, addresses, active, first=(k == 0))
+        if iterations:
+            access.iterations = iterations.count
+            where = f" at line {iterations.line}" if iterations.line else ""
+            all_notes.add(f"evaluated for each of the {iterations.count} iterations of the loop{where}")
+        access.notes = sorted(all_notes)
         out.append(access)
+    for group in find_vectorizable_loads(ctx, out):
+        for member in group.members:
+            member.vector_group = group
     return out
+
+
+@dataclass
+class VectorizedLoads:
+    """Scalar shared loads at +0, +4, +8, +12 from one base that ptxas merges into one wide load
+    (measured: four `ld.shared.u32` became one LDS.128). `warps` is the cost of the merged load."""
+
+    members: list
+    bits: int
+    warps: list = field(default_factory=list)
+
+    @property
+    def wavefronts(self) -> int:
+        return sum(w.wavefronts for w in self.warps)
+
+    @property
+    def ideal(self) -> int:
+        return sum(w.ideal for w in self.warps)
+
+
+def find_vectorizable_loads(ctx, accesses: list) -> list:
+    """Runs of scalar shared loads in one block that ptxas can merge into one 64/128-bit load."""
+    groups = []
+    by_block: dict = {}
+    for a in accesses:
+        ins = a.instruction
+        if a.space == "shared" and a.kind == "load" and ins.vector == 1 and a.bits == 32 and a.determined \
+                and a.iterations == 1 and not ins.has("volatile") and not a.generic:
+            by_block.setdefault(ctx.function.block_of(ins).id, []).append(a)
+    for block_id, loads in by_block.items():
+        block = ctx.function.blocks[block_id]
+        barrier_positions = [i.index for i in block.instructions if i.op in ("bar", "barrier", "membar", "fence")
+                             or (i.space == "shared" and i.op in ("st", "atom", "red"))]
+        runs: dict = {}
+        for a in loads:
+            mem = a.instruction.memory_operand()
+            key = (mem.base, a.instruction.guard, a.instruction.guard_negated)
+            runs.setdefault(key, []).append(a)
+        for (base, _, _), members in runs.items():
+            members.sort(key=lambda a: a.instruction.memory_operand().offset)
+            by_offset = {a.instruction.memory_operand().offset: a for a in members}
+            used = set()
+            for a in members:
+                start = a.instruction.memory_operand().offset
+                if id(a) in used:
+                    continue
+                for width in (4, 2):
+                    run = [by_offset.get(start + 4 * k) for k in range(width)]
+                    if any(r is None or id(r) in used for r in run):
+                        continue
+                    first, last = min(r.instruction.index for r in run), max(r.instruction.index for r in run)
+                    if any(first < p < last for p in barrier_positions):
+                        continue
+                    if not _aligned(run[0], 4 * width):
+                        continue
+                    group = VectorizedLoads(run, 32 * width)
+                    model = ctx.bank_model
+                    for w in run[0].warps:
+                        if w.addresses:
+                            group.warps.append(model.warp_cost(list(zip(w.lanes, w.addresses)), 4 * width, "load"))
+                    used.update(id(r) for r in run)
+                    groups.append(group)
+                    break
+    return groups
+
+
+def _aligned(access: MemoryAccess, nbytes: int) -> bool:
+    """Every lane's address is a multiple of `nbytes` (shared variables start 16-byte aligned)."""
+    return all(addr % nbytes == 0 for w in access.warps for addr in (w.addresses or ()))
 
 
 def _symbols(values) -> set:
@@ -119,43 +208,53 @@ def _symbols(values) -> set:
     return found
 
 
-def _cost_per_warp(ctx, access: MemoryAccess, addresses: list, active: list) -> None:
-    lanes = ctx.lanes
+def _cost_per_warp(ctx, lanes, access: MemoryAccess, addresses: list, active: list, first: bool = True) -> None:
+    """Add this evaluation's cost to each warp (loops add one evaluation per iteration)."""
     model = ctx.bank_model
     nbytes = access.bits // 8
     for w in range(ctx.launch.warps):
         start = 32 * w
         idx = [t for t in range(start, min(start + 32, lanes.n)) if active[t] is not False]
-        if not idx:
+        if first:
             access.warps.append(WarpAccess(w, [], [], WarpCost(0, 0, 0)))
+        warp = access.warps[w]
+        if not idx:
             continue
         values = [addresses[t] for t in idx]
+        lane_ids = [t - start for t in idx]
         if not S.differences_known(values):
             access.unknown_reason = _why_unknown(lanes, values)
-            access.warps.append(WarpAccess(w, [t - start for t in idx], None))
+            warp.lanes, warp.addresses, warp.cost = lane_ids, None, None
+            continue
+        if warp.cost is None:
             continue
         offsets = [v[0] for v in values]
-        lane_ids = [t - start for t in idx]
-        warp = WarpAccess(w, lane_ids, offsets, distinct_addresses=len(set(offsets)))
         if access.space == "shared":
-            uniform = all(v[1] == values[0][1] for v in values) and len(set(offsets)) == 1 and not any(
-                not lanes.table.uniform.get(sym, True) for sym, _ in values[0][1])
-            warp.cost = model.warp_cost(list(zip(lane_ids, offsets)), nbytes, access.kind, access.matrices,
-                                        uniform_address=uniform and _provably_uniform(ctx, access.instruction))
+            uniform = len(set(offsets)) == 1 and all(v[1] == values[0][1] for v in values)
+            cost = model.warp_cost(list(zip(lane_ids, offsets)), nbytes, access.kind, access.matrices,
+                                   uniform_address=uniform and _provably_uniform(ctx, access.instruction))
+            if access.kind == "atomic" and "cas" in access.instruction.modifiers:
+                cost.wavefronts *= 2  # measured: a compare-and-swap takes two passes
+                cost.ideal *= 2
         else:
-            distinct = len(set(offsets))
-            warp.cost = WarpCost(distinct, 1, len(idx))
-        access.warps.append(warp)
+            cost = WarpCost(len(set(offsets)), 1, len(idx))
+        if not warp.lanes or warp.cost.active_lanes == 0:
+            warp.lanes, warp.addresses = lane_ids, offsets
+            warp.distinct_addresses = len(set(offsets))
+        warp.cost = _add_costs(warp.cost, cost)
+
+
+def _add_costs(a: WarpCost, b: WarpCost) -> WarpCost:
+    worst = a.worst
+    if b.worst is not None and (worst is None or len(b.worst.words) > len(worst.words)):
+        worst = b.worst
+    return WarpCost(a.wavefronts + b.wavefronts, a.ideal + b.ideal, max(a.active_lanes, b.active_lanes), worst,
+                    a.phases + b.phases)
 
 
 def _provably_uniform(ctx, ins) -> bool:
     """The address is the same in every thread for any input (not just for the values assumed)."""
-    return ctx.uniformity_of_address(ins) if hasattr(ctx, "uniformity_of_address") else _address_from_uniform_values(ctx, ins)
-
-
-def _address_from_uniform_values(ctx, ins) -> bool:
-    lanes = ctx.lanes
-    addresses = lanes.address(ins)
+    addresses = ctx.lanes.address(ins)
     return addresses is not None and S.uniform_across(addresses)
 
 

@@ -72,6 +72,15 @@ class KernelContext:
 
         return analyse_shared_accesses(self)
 
+    def loop_iterations(self, header, body):
+        """Per-iteration evaluators of a loop whose trip count can be followed (cached), or None."""
+        cache = self.__dict__.setdefault("_loop_iterations", {})
+        if header not in cache:
+            from .loops import simulate_loop
+
+            cache[header] = simulate_loop(self, header, body)
+        return cache[header]
+
     def position(self, ins: Instruction) -> tuple:
         """(path, line, column) to report a finding on `ins`."""
         return source_position(ins, self.module.path)

@@ -46,6 +46,9 @@ class LaneEvaluator:
         self._variables = {v.name: v for v in ctx.module.variables}
         self._variables.update({v.name: v for v in self.function.variables})
         self._kernel_params = {p.name for p in self.function.params} if self.function.is_kernel else set()
+        # set on evaluators made by `for_iteration`: one iteration of one loop, values pinned
+        self.iteration: Optional[LoopIteration] = None
+        self._shared_memo: dict = self._memo  # memo for definitions outside the pinned loop
         if sys.getrecursionlimit() < 20000:
             sys.setrecursionlimit(20000)
 
@@ -128,6 +131,8 @@ class LaneEvaluator:
         return result
 
     def _compute_block_active(self, block_id) -> list:
+        if self.iteration is not None and block_id == self.iteration.header:
+            return self.iteration.active
         cfg = self.ctx.cfg
         n = self.n
         acc = [False] * n
@@ -168,6 +173,21 @@ class LaneEvaluator:
         return (f"the branch at {where} (on {reg.name}) depends on values unknown here; "
                 "threads are assumed to take the path that reaches this access")
 
+    # ---- loops
+    def for_iteration(self, header, body: frozenset, values: dict, active: list) -> "LaneEvaluator":
+        """An evaluator for one iteration of the loop at `header`: loop-carried registers hold
+        `values`, the threads in `active` run it. Definitions outside the loop are shared."""
+        child = LaneEvaluator.__new__(LaneEvaluator)
+        child.__dict__.update(self.__dict__)
+        child.iteration = LoopIteration(header, body, values, active)
+        child._memo = {}
+        child._shared_memo = self._shared_memo
+        child._block_active = {k: v for k, v in self._block_active.items() if k not in body}
+        child._block_notes = dict(self._block_notes)
+        child._notes = [set()]
+        child._in_progress = set()
+        return child
+
     # ---- registers
     def register(self, ins: Instruction, reg: Register) -> list:
         special = self._special(reg)
@@ -182,9 +202,17 @@ class LaneEvaluator:
             return self._definition(defs[0], reg)
         return self._join(ins, reg, defs)
 
+    def _memo_for(self, index: int) -> dict:
+        it = self.iteration
+        if it is not None and self.function.blocks and self.function.instructions[index] is not None \
+                and self.function.block_of(self.function.instructions[index]).id in it.body:
+            return self._memo
+        return self._shared_memo
+
     def _definition(self, index: int, reg: Register) -> list:
         key = (index, reg.name)
-        found = self._memo.get(key)
+        memo = self._memo_for(index)
+        found = memo.get(key)
         if found is not None:
             self._notes[-1] |= found[1]
             return found[0]
@@ -196,7 +224,7 @@ class LaneEvaluator:
             values, notes = self.collect(self._evaluate_definition, self.function.instructions[index], reg)
         finally:
             self._in_progress.discard(key)
-        self._memo[key] = (values, notes)
+        memo[key] = (values, notes)
         return values
 
     def _join(self, ins: Instruction, reg: Register, defs: list) -> list:
@@ -235,6 +263,9 @@ class LaneEvaluator:
         return out
 
     def _induction(self, reg: Register, header, inside: list, outside: list) -> list:
+        it = self.iteration
+        if it is not None and it.header == header and reg.name in it.values:
+            return it.values[reg.name]
         fn = self.function
         init = self._join_outside(reg, outside)
         steps_uniform = True
@@ -512,6 +543,15 @@ class LaneEvaluator:
         source = self.operand(ins, ins.operands[1])
         return [S.const((v[0] >> (width * position)) & ((1 << width) - 1)) if S.is_known(v)
                 else self._opaque(("unpack", v, position), None) for v in source]
+
+
+class LoopIteration:
+    """One pinned iteration: the loop header, its body blocks, loop-carried values, active threads."""
+
+    __slots__ = ("header", "body", "values", "active")
+
+    def __init__(self, header, body, values, active) -> None:
+        self.header, self.body, self.values, self.active = header, body, values, active
 
 
 def _u(x, bits):

@@ -1,0 +1,101 @@
+"""Loops with a trip count the analysis can follow: evaluated one iteration at a time.
+
+A loop qualifies when its loop-carried registers start from values known per thread and every
+thread's decision to go round again is known in each iteration (e.g. `for (s = 1; s < blockDim.x;
+s *= 2)` or `for (i = lane; i < 576; i += 32)`), up to MAX_ITERATIONS. Other loops are analysed
+once, with their induction variables as uniform unknowns (lanes.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from . import symbolic as S
+
+MAX_ITERATIONS = 64
+
+
+@dataclass
+class LoopIterations:
+    header: int
+    body: frozenset
+    evaluators: list  # one LaneEvaluator per iteration, in order
+    line: Optional[int]
+
+    @property
+    def count(self) -> int:
+        return len(self.evaluators)
+
+
+def innermost_loop(ctx, block_id):
+    loops = ctx.cfg.loops_containing(block_id)
+    return min(loops, key=lambda hb: len(hb[1])) if loops else None
+
+
+def simulate_loop(ctx, header, body) -> Optional[LoopIterations]:
+    """Per-iteration evaluators for the loop, or None when its trip count cannot be followed."""
+    fn = ctx.function
+    cfg = ctx.cfg
+    base = ctx.lanes
+    latches = [u for u, v in cfg.back_edges if v == header]
+    if len(latches) != 1 or not isinstance(header, int):
+        return None
+    latch = latches[0]
+    header_first = fn.blocks[header].instructions[0] if fn.blocks[header].instructions else None
+    latch_last = fn.blocks[latch].instructions[-1] if fn.blocks[latch].instructions else None
+    if header_first is None or latch_last is None:
+        return None
+    dataflow = ctx.dataflow
+    carried = {}
+    for bid in body:
+        for ins in fn.blocks[bid].instructions:
+            for reg in ins.destinations():
+                if reg.name in carried:
+                    continue
+                defs = dataflow.definitions(header_first, reg)
+                inside = [d for d in defs if fn.block_of(fn.instructions[d]).id in body]
+                outside = [d for d in defs if d not in inside]
+                if inside and outside:
+                    carried[reg.name] = (reg, outside)
+    if not carried:
+        return None
+    values = {name: base._join_outside(reg, outside) for name, (reg, outside) in carried.items()}
+    active = base.block_active(header)
+    evaluators = []
+    cond = cfg.edge_condition(latch, header)
+    for _ in range(MAX_ITERATIONS):
+        if not any(a is not False for a in active):
+            break
+        if any(a is None for a in active):
+            return None
+        child = base.for_iteration(header, body, values, active)
+        evaluators.append(child)
+        # who goes round again: threads reaching the latch and taking the back edge
+        reach = child.block_active(latch)
+        if cond is not None:
+            pred = child.register(latch_last, cond[0])
+            taken = []
+            for r, p in zip(reach, pred):
+                if r is False:
+                    taken.append(False)
+                elif not S.is_known(p):
+                    return None
+                else:
+                    taken.append(r if (p[0] != 0) == cond[1] else False)
+        else:
+            taken = reach
+        if any(t is None for t in taken):
+            return None
+        values = {name: _value_after(child, latch_last, reg) for name, (reg, _) in carried.items()}
+        active = taken
+    else:
+        return None
+    line = header_first.loc.line if header_first.loc else None
+    return LoopIterations(header, body, evaluators, line)
+
+
+def _value_after(evaluator, last_ins, reg):
+    if any(d.name == reg.name for d in last_ins.destinations()):
+        return evaluator._definition(last_ins.index, reg)
+    return evaluator.register(last_ins, reg)

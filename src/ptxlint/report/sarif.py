@@ -1,0 +1,134 @@
+"""SARIF 2.1.0, for GitHub code scanning and other result viewers.
+
+Rule metadata (`tool.driver.rules`) comes from the rules' own docs; locations are the `.cu` (or
+header, or `.ptx`) lines the text output shows; `partialFingerprints` let a viewer follow a
+finding across commits that move it to another line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import urllib.parse
+from pathlib import Path
+
+from .. import __version__
+
+SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+INFORMATION_URI = "https://pypi.org/project/ptxlint/"
+_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
+
+
+def _uri(path: str) -> tuple:
+    """(uri, uriBaseId or None): relative to the working directory when inside it."""
+    absolute = os.path.abspath(path)
+    rel = os.path.relpath(absolute)
+    if not rel.startswith(".."):
+        return urllib.parse.quote(rel.replace(os.sep, "/")), "%SRCROOT%"
+    return Path(absolute).as_uri(), None
+
+
+def _rule_descriptor(rule) -> dict:
+    d = rule.doc
+    return {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": " ".join(d.what_it_does.split())},
+        "help": {"text": " ".join(d.why_is_this_bad.split()), "markdown": rule.render_doc()},
+        "defaultConfiguration": {"level": _LEVEL.get(rule.severity, "warning")},
+        "properties": {"tags": [rule.family], "severity": rule.severity},
+    }
+
+
+def _line_text(path: str, line) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            for i, text in enumerate(fh, 1):
+                if i == line:
+                    return text.strip()
+    except OSError:
+        pass
+    return ""
+
+
+def _fingerprint(d, seen: dict) -> str:
+    """Stable across edits elsewhere in the file: code, file, kernel and the text of the line."""
+    base = "\0".join([d.code, d.path, d.kernel or "", _line_text(d.path, d.line) if d.line else d.message])
+    digest = hashlib.sha256(base.encode()).hexdigest()[:32]
+    seen[digest] = seen.get(digest, 0) + 1
+    return f"{digest}:{seen[digest]}"
+
+
+def render(results, rules=()) -> str:
+    """`rules`: the Rule objects that ran (their docs become `tool.driver.rules`)."""
+    from ..rules.registry import all_rules
+    from ..suppressions import DRIVER_RULES
+
+    known = {r.code: r for r in list(all_rules()) + list(DRIVER_RULES)}
+    ran = {r.code: r for r in rules}
+    for r in results:
+        for d in r.diagnostics:
+            if d.code not in ran and d.code in known:
+                ran[d.code] = known[d.code]
+    descriptors = [ran[c] for c in sorted(ran)]
+    index = {r.code: i for i, r in enumerate(descriptors)}
+
+    sarif_results = []
+    seen: dict = {}
+    for r in results:
+        for d in r.diagnostics:
+            uri, base = _uri(d.path)
+            artifact = {"uri": uri}
+            if base:
+                artifact["uriBaseId"] = base
+            region = {"startLine": max(d.line or 1, 1)}
+            if d.column:
+                region["startColumn"] = d.column
+            text = d.message + "".join(f"\n{n}" for n in d.notes)
+            result = {
+                "ruleId": d.code,
+                "level": _LEVEL.get(d.severity, "warning"),
+                "message": {"text": text},
+                "locations": [{"physicalLocation": {"artifactLocation": artifact, "region": region}}],
+                "partialFingerprints": {"ptxlintFingerprint/v1": _fingerprint(d, seen)},
+            }
+            if d.code in index:
+                result["ruleIndex"] = index[d.code]
+            if d.kernel:
+                result["locations"][0]["logicalLocations"] = [{"name": d.kernel, "kind": "function"}]
+            props = {}
+            if d.ptx_path and d.ptx_line:
+                props["ptx"] = f"{d.ptx_path}:{d.ptx_line}"
+            if d.fix:
+                props["fix"] = d.fix
+            if props:
+                result["properties"] = props
+            sarif_results.append(result)
+
+    notifications = []
+    for r in results:
+        for err in r.errors:
+            uri, base = _uri(err.path) if not err.path.startswith("<") else (None, None)
+            n = {"level": "error", "message": {"text": err.message}}
+            if uri:
+                loc = {"artifactLocation": {"uri": uri, **({"uriBaseId": base} if base else {})}}
+                if err.line:
+                    loc["region"] = {"startLine": err.line}
+                n["locations"] = [{"physicalLocation": loc}]
+            notifications.append(n)
+
+    run = {
+        "tool": {"driver": {
+            "name": "ptxlint",
+            "version": __version__,
+            "informationUri": INFORMATION_URI,
+            "rules": [_rule_descriptor(r) for r in descriptors],
+        }},
+        "originalUriBaseIds": {"%SRCROOT%": {"uri": Path(os.getcwd()).as_uri() + "/"}},
+        "invocations": [{"executionSuccessful": not notifications, "toolExecutionNotifications": notifications}],
+        "results": sarif_results,
+    }
+    doc = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
+    return json.dumps(doc, indent=2) + "\n"

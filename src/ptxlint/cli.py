@@ -29,20 +29,22 @@ class _DefaultToCheck(click.Group):
 
 def _parse_block(value: str) -> tuple:
     """`KERNEL=32x8x1` or `32x8` -> (glob or None, (x, y, z))."""
-    glob = None
-    shape = value
-    if "=" in value:
-        glob, shape = value.rsplit("=", 1)
+    from .config import parse_block_shape
+
+    glob, shape = value.rsplit("=", 1) if "=" in value else (None, value)
     try:
-        dims = [int(p) for p in shape.lower().split("x")]
-    except ValueError:
-        raise click.BadParameter(f"{value!r}: expected [KERNEL=]XxYxZ, e.g. 32x8 or transpose*=32x32x1") from None
-    if not 1 <= len(dims) <= 3 or any(d <= 0 for d in dims):
-        raise click.BadParameter(f"{value!r}: expected 1 to 3 positive sizes, e.g. 32x8")
-    dims += [1] * (3 - len(dims))
-    if dims[0] * dims[1] * dims[2] > 1024:
-        raise click.BadParameter(f"{value!r}: a block has at most 1024 threads")
-    return glob, tuple(dims)
+        return glob, parse_block_shape(shape)
+    except ValueError as err:
+        raise click.BadParameter(f"{err}; expected [KERNEL=]XxYxZ, e.g. 32x8 or transpose*=32x32x1") from None
+
+
+def _parse_arches(values) -> list:
+    from .frontend.nvcc import check_arch
+
+    try:
+        return [check_arch(a) for v in values for a in v.split(",") if a.strip()]
+    except ValueError as err:
+        raise click.BadParameter(str(err), param_hint="--arch") from None
 
 
 def _analysis_options(blocks, arch) -> AnalysisOptions:
@@ -71,58 +73,139 @@ _block_option = click.option(
 )
 
 
+FORMATS = ["text", "concise", "json", "sarif", "github"]
+
+
 @main.command()
 @click.argument("paths", nargs=-1, required=True)
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+              help="text: findings with source and notes; concise: one line each; json; sarif (2.1.0); "
+                   "github: workflow commands that annotate a pull request.")
 @click.option("--select", default="", help="Comma-separated rule codes or prefixes to run (default: all).")
 @click.option("--ignore", default="", help="Comma-separated rule codes or prefixes to skip.")
 @_block_option
-@click.option("--arch", default=None, help="Architecture to assume when the PTX does not say (sm_90).")
+@click.option("--arch", "arches", multiple=True, metavar="SM",
+              help="Architecture(s) to compile .cu files for (repeatable or comma-separated; default from "
+                   "the config, else sm_90); for .ptx, the one to assume when the PTX does not say.")
+@click.option("--nvcc", default=None, metavar="PATH", help="The nvcc to compile .cu files with.")
+@click.option("--nvcc-arg", "nvcc_args", multiple=True, metavar="ARG",
+              help="Extra argument for nvcc (repeatable), e.g. --nvcc-arg=-Iinclude --nvcc-arg=-DTILE=32.")
 @click.option("--output", "-o", default=None, type=click.Path(dir_okay=False), help="Write the report to a file.")
-def check(paths, fmt, select, ignore, blocks, arch, output):
-    """Check PTX files (or directories of them) and report findings."""
+@click.option("--statistics", is_flag=True, help="Print how many findings each rule has, instead of the findings.")
+@click.option("--report-unused-suppressions", is_flag=True,
+              help="Report `// ptxlint: ignore[...]` comments that suppress nothing (as SUPP001).")
+@click.option("--no-cache", is_flag=True, help="Recompile and re-analyse every file; do not read or write the cache.")
+@click.option("--cache-dir", default=None, metavar="DIR",
+              help="Where to keep cached results (default: $PTXLINT_CACHE_DIR or ./.ptxlint_cache).")
+@click.option("--isolated", is_flag=True, help="Ignore pyproject.toml / .ptxlint.toml configuration.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Files checked in parallel (default: CPUs).")
+def check(paths, fmt, select, ignore, blocks, arches, nvcc, nvcc_args, output, statistics,
+          report_unused_suppressions, no_cache, cache_dir, isolated, jobs):
+    """Check .cu, .ptx files (or directories of them) and report findings."""
+    from .cache import default_cache_dir
+
+    arch_list = _parse_arches(arches)
     options = CheckOptions(
-        select=[s for s in select.split(",") if s.strip()],
-        ignore=[s for s in ignore.split(",") if s.strip()],
-        analysis=_analysis_options(blocks, arch),
+        select=[s.strip() for s in select.split(",") if s.strip()],
+        ignore=[s.strip() for s in ignore.split(",") if s.strip()],
+        analysis=_analysis_options(blocks, arch_list[0] if arch_list else None),
+        arches=arch_list,
+        nvcc=nvcc,
+        nvcc_args=list(nvcc_args),
+        use_config=not isolated,
+        cache_dir=None if no_cache else (cache_dir or default_cache_dir()),
+        jobs=jobs,
+        report_unused_suppressions=report_unused_suppressions,
     )
     try:
         from .rules.registry import resolve_selection
 
-        resolve_selection(options.select, options.ignore)
+        rules = resolve_selection(options.select, options.ignore)
     except InputError as err:
         click.echo(f"ptxlint: {err.message}", err=True)
         sys.exit(EXIT_ERROR)
     results = check_paths(paths, options)
-    if fmt == "json":
+    if statistics:
+        _emit(_statistics(results), output)
+    elif fmt == "json":
         from .report import json_report
 
         _emit(json_report.render(results), output)
+    elif fmt == "sarif":
+        from .report import sarif
+
+        _emit(sarif.render(results, rules), output)
+    elif fmt == "github":
+        from .report import github
+
+        _emit(github.render(results), output)
+    elif fmt == "concise":
+        from .report import concise
+
+        _emit(concise.render(results), output)
     else:
         from .report import text
 
         _emit(text.render(results, colour=output is None and text.use_colour(sys.stdout)), output)
+    if output and any(r.errors for r in results) and fmt != "text":
+        # The report went to a file; still tell the person at the terminal why the run failed.
+        for r in results:
+            for err in r.errors:
+                click.echo(str(err), err=True)
     if any(r.errors for r in results):
         sys.exit(EXIT_ERROR)
     sys.exit(EXIT_FINDINGS if any(r.diagnostics for r in results) else EXIT_CLEAN)
 
 
+def _statistics(results) -> str:
+    """`COUNT CODE name` per rule, most frequent first, like `ruff --statistics`."""
+    from .rules.registry import all_rules
+    from .suppressions import DRIVER_RULES
+
+    names = {r.code: r.name for r in list(all_rules()) + list(DRIVER_RULES)}
+    counts: dict = {}
+    for r in results:
+        for d in r.diagnostics:
+            counts[d.code] = counts.get(d.code, 0) + 1
+    lines = [f"{n:>5}  {code:<9} {names.get(code, '')}".rstrip()
+             for code, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+    errors = sum(len(r.errors) for r in results)
+    for r in results:
+        for err in r.errors:
+            lines.append(str(err))
+    total = sum(counts.values())
+    summary = f"Found {total} finding{'s' if total != 1 else ''}"
+    if errors:
+        summary += f" and {errors} input error{'s' if errors != 1 else ''}"
+    lines.append(summary + ".")
+    return "\n".join(lines) + "\n"
+
+
 @main.command()
 @click.argument("code", required=False)
 @click.option("--all", "show_all", is_flag=True, help="Print the documentation of every rule.")
-def rule(code, show_all):
-    """Print the documentation of a rule (or of all rules)."""
+@click.option("--table", is_flag=True, help="Print a Markdown table of the rules (the README's).")
+def rule(code, show_all, table):
+    """Print the documentation of a rule (or list the rules)."""
     from .rules.registry import all_rules, get_rule
+    from .suppressions import DRIVER_RULES
 
+    rules = list(all_rules()) + list(DRIVER_RULES)
     if show_all:
-        click.echo("\n".join(r.render_doc() for r in all_rules()))
+        click.echo("\n".join(r.render_doc() for r in rules))
+        return
+    if table:
+        click.echo("| Code | Name | Severity | What it finds |\n| --- | --- | --- | --- |")
+        for r in rules:
+            click.echo(f"| {r.code} | {r.name} | {r.severity} | {r.summary} |")
         return
     if not code:
-        for r in all_rules():
+        for r in rules:
             click.echo(f"{r.code}  {r.name:<40} {r.severity:<8} {r.summary}")
         return
+    driver = [r for r in DRIVER_RULES if code.upper() == r.code or code == r.name]
     try:
-        click.echo(get_rule(code).render_doc())
+        click.echo((driver[0] if driver else get_rule(code)).render_doc())
     except InputError as err:
         click.echo(f"ptxlint: {err.message}", err=True)
         sys.exit(EXIT_ERROR)

@@ -266,7 +266,7 @@ def _why_unknown(lanes, values) -> str:
         coefs = {t.get(sym, 0) for t in terms}
         if len(coefs) > 1:
             origin = lanes.table.origin.get(sym, sym)
-            if lanes.table.uniform.get(sym, True) and origin != "a value computed from unknowns":
+            if all(sym in t for t in terms):
                 return f"the address multiplies {origin} by a lane-dependent amount"
-            return f"the address depends on {origin}, which differs between lanes"
+            return f"the address depends on {origin}, which may differ between lanes"
     return "the addresses of the lanes differ by unknown amounts"

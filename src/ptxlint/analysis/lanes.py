@@ -352,8 +352,20 @@ class LaneEvaluator:
         return [self.table.value(key, origin, True)] * self.n
 
     def _opaque(self, key, value_hint) -> tuple:
-        """An unknown that is equal for equal keys: uniform when every thread builds the same key."""
-        return self.table.value(("opaque", key), "a value computed from unknowns", True)
+        """An unknown that is equal for equal keys: uniform when every thread builds the same key.
+        Its description names the first unknown it was computed from."""
+        return self.table.value(("opaque", key), self._root_origin(key), True)
+
+    def _root_origin(self, key) -> str:
+        stack = [key]
+        while stack:
+            item = stack.pop(0)
+            if isinstance(item, tuple):
+                if len(item) == 2 and isinstance(item[0], str) and isinstance(item[1], int) and item[0] in self.table.origin:
+                    origin = self.table.origin[item[0]]
+                    return origin if origin.startswith("a value computed") else f"a value computed from {origin}"
+                stack.extend(item)
+        return "a value computed from unknowns"
 
     # ---- instruction semantics
     def _evaluate_definition(self, ins: Instruction, reg: Register) -> list:

@@ -235,11 +235,16 @@ def _run_plan(plan: _FilePlan) -> dict:
             analysis = replace(plan.analysis, arch=arch) if arch else plan.analysis
             for d in check_module(module, CheckOptions(analysis=analysis), rules=rules):
                 d.path = _user_path(d.path, plan.path)
-                key_d = (d.code, d.path, d.line, d.column, d.message)
-                if key_d in diagnostics:
-                    diagnostics[key_d].data.setdefault("arches", [modules[0][0]]).append(arch)
-                else:
+                # One finding per place, however many arches show it; a different message for
+                # another arch becomes a note on the first one.
+                key_d = (d.code, d.path, d.line, d.column, d.kernel)
+                first = diagnostics.get(key_d)
+                if first is None:
                     diagnostics[key_d] = d
+                    continue
+                first.data.setdefault("arches", [modules[0][0]]).append(arch)
+                if d.message != first.message:
+                    first.notes.append(f"for {arch}: {d.message}")
         sources = [plan.path]
         deps = {}
         for arch, module in modules:

@@ -23,7 +23,7 @@ DEFAULT_ARCH = "sm_90"
 
 # nvcc reports `file.cu(12): error: ...`; the first such line gives the InputError its line.
 _NVCC_DIAG = re.compile(r"^(?P<file>.+?)\((?P<line>\d+)\): (?:catastrophic )?error\b", re.MULTILINE)
-_ARCH = re.compile(r"^(sm|compute)_\d+[a-z]?$")
+_ARCH = re.compile(r"^(sm|compute)_\d+[af]?$")
 
 NVCC_MISSING = (
     "nvcc not found: ptxlint compiles .cu files to PTX with nvcc. Install the CUDA toolkit and "
@@ -124,10 +124,12 @@ def compile_to_ptx(source: str, options: CompileOptions) -> list:
     nvcc = find_nvcc(options.nvcc)
     env = _nvcc_env(nvcc)
     results = []
+    real = os.path.abspath(source)
     with tempfile.TemporaryDirectory(prefix="ptxlint-nvcc-") as tmp:
+        compiled_name, options = _shell_safe_source(real, tmp, options)
         for i, arch in enumerate(options.arches):
             out = os.path.join(tmp, f"out{i}.ptx")
-            cmd = nvcc_command(nvcc, source, out, arch, options)
+            cmd = nvcc_command(nvcc, compiled_name, out, arch, options)
             try:
                 proc = subprocess.run(cmd, capture_output=True, text=True, env=env, errors="replace")
             except OSError as err:
@@ -135,8 +137,28 @@ def compile_to_ptx(source: str, options: CompileOptions) -> list:
             if proc.returncode != 0:
                 raise _compile_error(source, arch, proc)
             with open(out, encoding="utf-8", errors="replace") as fh:
-                results.append(CompiledPtx(arch, fh.read(), cmd))
+                text = fh.read()
+            if compiled_name != real:
+                text = text.replace(f'"{compiled_name}"', f'"{real}"')
+            results.append(CompiledPtx(arch, text, cmd))
     return results
+
+
+# nvcc hands file names to its sub-tools through a shell inside double quotes, where these
+# characters still mean something; such a file is compiled through a plainly named link.
+_SHELL_ACTIVE = re.compile(r'[$`"\\!]')
+
+
+def _shell_safe_source(real: str, tmp: str, options: CompileOptions) -> tuple:
+    if not _SHELL_ACTIVE.search(real) or '"' in real:
+        return real, options
+    link = os.path.join(tmp, "source.cu")
+    os.symlink(real, link)
+    # `#include "x.cuh"` looks next to the including file first: keep that directory searchable.
+    include = (os.path.dirname(real),) + tuple(options.include_dirs)
+    from dataclasses import replace
+
+    return link, replace(options, include_dirs=include)
 
 
 def _nvcc_env(nvcc: str) -> dict:

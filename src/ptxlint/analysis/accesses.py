@@ -41,6 +41,7 @@ class MemoryAccess:
     generic: bool = False  # a generic-space access proven to target shared memory
     matrices: int = 1
     iterations: int = 1  # evaluations summed (one per iteration of a followed loop)
+    max_ways: int = 1  # worst n-way of one warp in one evaluation
     vector_group: Optional["VectorizedLoads"] = None  # set when ptxas is expected to merge it
 
     @property
@@ -57,7 +58,7 @@ class MemoryAccess:
 
     @property
     def ways(self) -> int:
-        return max((w.cost.ways for w in self.warps if w.cost and w.cost.active_lanes), default=1)
+        return self.max_ways
 
 
 def access_kind(ins: Instruction) -> Optional[str]:
@@ -238,6 +239,7 @@ def _cost_per_warp(ctx, lanes, access: MemoryAccess, addresses: list, active: li
                 cost.ideal *= 2
         else:
             cost = WarpCost(len(set(offsets)), 1, len(idx))
+        access.max_ways = max(access.max_ways, cost.ways if cost.active_lanes else 1)
         if not warp.lanes or warp.cost.active_lanes == 0:
             warp.lanes, warp.addresses = lane_ids, offsets
             warp.distinct_addresses = len(set(offsets))

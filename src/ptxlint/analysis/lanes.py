@@ -135,6 +135,12 @@ class LaneEvaluator:
             return self.iteration.active
         cfg = self.ctx.cfg
         n = self.n
+        # a block that post-dominates its immediate dominator runs whenever the dominator does
+        # (the join after an if/else), whatever the branch conditions were
+        idom = cfg.dominators.get(block_id)
+        if idom is not None and idom != block_id and idom != ENTRY and cfg.postdominates(block_id, idom) \
+                and (idom, block_id) not in cfg.back_edges:
+            return self.block_active(idom)
         acc = [False] * n
         any_pred = False
         for pred in cfg.predecessors(block_id):

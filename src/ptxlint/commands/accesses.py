@@ -2,11 +2,107 @@
 
 from __future__ import annotations
 
+import json
+import sys
+
 import click
+
+from ..analysis.context import AnalysisOptions, KernelContext
+from ..api import discover, load_module
+from ..errors import InputError
+from ..frontend.demangle import demangle, without_parameters
+
+
+def kernel_report(module, function, options: AnalysisOptions) -> dict:
+    """The `accesses` JSON object of one kernel."""
+    ctx = KernelContext(module, function, options)
+    accesses = []
+    for access in ctx.shared_accesses:
+        ins = access.instruction
+        path, line, _ = ctx.position(ins)
+        entry = {
+            "ptx_line": ins.ptx_line, "path": path, "line": line, "space": access.space, "op": access.kind,
+            "bits": access.bits, "instruction": ins.opcode, "variables": access.variables,
+            "iterations": access.iterations,
+        }
+        if access.determined:
+            entry["per_warp"] = [
+                {"warp": w.warp, "active_lanes": w.cost.active_lanes if w.cost else len(w.lanes),
+                 "wavefronts": w.cost.wavefronts if w.cost else None, "ideal": w.cost.ideal if w.cost else None,
+                 **({"distinct_addresses": w.distinct_addresses} if access.space == "const" else {})}
+                for w in access.warps
+            ]
+            entry.update(wavefronts=access.wavefronts, ideal=access.ideal, ways=access.ways)
+        else:
+            entry.update(per_warp=None, wavefronts=None, ideal=None, ways=None, unknown=access.unknown_reason)
+        if access.vector_group is not None:
+            group = access.vector_group
+            entry["sass_merge"] = {"bits": group.bits, "wavefronts": group.wavefronts, "ideal": group.ideal,
+                                   "ptx_lines": [m.instruction.ptx_line for m in group.members]}
+        entry["notes"] = access.notes
+        accesses.append(entry)
+    return {
+        "name": function.name, "demangled": without_parameters(demangle(function.name)),
+        "block": list(ctx.launch.dims), "block_source": ctx.launch.source, "arch": module.arch,
+        "accesses": accesses,
+    }
+
+
+def _text(report: dict, path: str) -> str:
+    out = []
+    for k in report["kernels"]:
+        out.append(f"{path}: kernel {k['demangled']} ({k['name']}), block {'x'.join(map(str, k['block']))} "
+                   f"({k['block_source']}), {k['arch']}")
+        if not k["accesses"]:
+            out.append("    no shared or constant accesses")
+            continue
+        out.append(f"    {'line':>6} {'ptx':>6} {'space':6} {'op':9} {'bits':>4} {'iters':>5} {'wavefronts':>10} "
+                   f"{'ideal':>6} {'ways':>4}  variable")
+        for a in k["accesses"]:
+            wf = "?" if a["wavefronts"] is None else str(a["wavefronts"])
+            ideal = "?" if a["ideal"] is None else str(a["ideal"])
+            ways = "?" if a["ways"] is None else str(a["ways"])
+            var = ", ".join(a["variables"])
+            out.append(f"    {a['line'] or '-':>6} {a['ptx_line']:>6} {a['space']:6} {a['op']:9} {a['bits']:>4} "
+                       f"{a['iterations']:>5} {wf:>10} {ideal:>6} {ways:>4}  {var}")
+            if a.get("unknown"):
+                out.append(f"           unknown: {a['unknown']}")
+            if a.get("sass_merge"):
+                m = a["sass_merge"]
+                out.append(f"           ptxas merges PTX lines {m['ptx_lines']} into one {m['bits']}-bit load: "
+                           f"{m['wavefronts']} wavefronts (ideal {m['ideal']})")
+    return "\n".join(out)
 
 
 @click.command()
 @click.argument("paths", nargs=-1, required=True)
-def accesses(paths):
-    """List shared/constant memory accesses with predicted wavefronts (not yet available)."""
-    raise click.UsageError("`accesses` arrives with the lane-address engine")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--block", "blocks", multiple=True, metavar="[KERNEL=]XxYxZ",
+              help="Block shape to assume (KERNEL is a glob on the mangled or demangled name). Repeatable.")
+@click.option("--kernel", "kernel_glob", default=None, help="Only kernels matching this glob.")
+def accesses(paths, fmt, blocks, kernel_glob):
+    """List every shared and constant memory access with its predicted wavefronts per warp."""
+    from ..analysis.launch import kernel_matches
+    from ..cli import _analysis_options
+
+    options = _analysis_options(blocks, None)
+    files, errors = discover(paths)
+    reports = []
+    for path in files:
+        try:
+            module = load_module(path)
+        except InputError as err:
+            errors.append(err)
+            continue
+        kernels = [f for f in module.kernels if kernel_glob is None or kernel_matches(f, kernel_glob)]
+        reports.append((path, {"path": path, "kernels": [kernel_report(module, f, options) for f in kernels]}))
+    for err in errors:
+        click.echo(str(err), err=True)
+    if fmt == "json":
+        doc = reports[0][1] if len(reports) == 1 else {"files": [r for _, r in reports]}
+        if len(reports) == 1:
+            doc = {"kernels": doc["kernels"]}
+        click.echo(json.dumps(doc, indent=2))
+    else:
+        click.echo("\n\n".join(_text(r, p) for p, r in reports))
+    sys.exit(2 if errors else 0)

@@ -1,0 +1,106 @@
+"""Layout changes that remove a bank conflict, verified with the bank model.
+
+Two candidate fixes, tried in this order on *every* access to the same shared variable (a layout
+is shared by all its readers and writers, so a fix must keep them all conflict-free):
+
+* padding: a row of R bytes becomes R + p*e bytes (`tile[32][32]` -> `tile[32][33]`), i.e. each
+  address a moves to a + p*e*floor(a / R);
+* XOR swizzle: the element column c of row r becomes c ^ (r % n) (same footprint, no padding).
+
+The row length R comes from the addresses that collide: the gcd of their distances.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import reduce
+from math import gcd
+from typing import Callable, Optional
+
+from ..frontend.demangle import demangle
+
+
+@dataclass
+class LayoutFix:
+    kind: str  # padding | swizzle
+    text: str  # what to write, e.g. "declare the tile as [32][33]"
+    before: int  # wavefronts of the conflicting access
+    after: int  # wavefronts after the fix, verified with the model
+    ideal: int
+
+
+def source_name(variable: str) -> str:
+    """`_ZZ9transposePfE4tile` -> `tile` (the name the user wrote)."""
+    plain = demangle(variable)
+    return plain.rsplit("::", 1)[-1] if "::" in plain else plain
+
+
+def _remap_cost(ctx, access, remap: Callable[[int], int]) -> tuple:
+    model = ctx.bank_model
+    total = ideal = 0
+    for warp in access.warps:
+        if not warp.addresses:
+            continue
+        addresses = [remap(a) for a in warp.addresses]
+        cost = model.warp_cost(list(zip(warp.lanes, addresses)), access.bits // 8, access.kind, access.matrices)
+        total += cost.wavefronts * access.iterations
+        ideal += cost.ideal * access.iterations
+    return total, ideal
+
+
+def _row_bytes(access, word_bytes: int) -> Optional[int]:
+    worst = max((w.cost.worst for w in access.warps if w.cost and w.cost.worst), key=lambda c: len(c.words),
+                default=None)
+    if worst is None or len(worst.words) < 2:
+        return None
+    distances = [(b - worst.words[0]) * word_bytes for b in worst.words[1:]]
+    step = reduce(gcd, distances)
+    return step or None
+
+
+def suggest_layout_fix(ctx, access) -> Optional[LayoutFix]:
+    """A padding or swizzle of the accessed variable that makes `access` conflict-free without
+    making any other access to the same variable worse; None when none is found."""
+    if len(access.variables) != 1 or not access.determined:
+        return None
+    name = access.variables[0]
+    siblings = [a for a in ctx.shared_accesses if a.variables == access.variables and a.determined and a.space == "shared"]
+    row = _row_bytes(access, ctx.bank_model.bank_bytes)
+    if row is None:
+        return None
+    element = max(min(access.bits // 8, 16), 1)
+    before = [_remap_cost(ctx, a, lambda x: x) for a in siblings]
+    mine = siblings.index(access)
+    variable = ctx.lanes._variables.get(name)
+    size = variable.size_bytes if variable is not None else None
+
+    def acceptable(costs) -> bool:
+        wf, ideal = costs[mine]
+        if wf > ideal:
+            return False
+        return all(c[0] <= b[0] for c, b in zip(costs, before))
+
+    for pad_elements in (1, 2, 4):
+        pad = pad_elements * element
+        costs = [_remap_cost(ctx, a, lambda x, r=row, p=pad: x + p * (x // r)) for a in siblings]
+        if acceptable(costs):
+            cols = row // element
+            shape = f"[{size // row}][{cols + pad_elements}]" if size and size % row == 0 else f"[...][{cols + pad_elements}]"
+            was = f"[{size // row}][{cols}]" if size and size % row == 0 else f"[...][{cols}]"
+            text = (f"pad each {row}-byte row by {pad_elements} element{'s' if pad_elements > 1 else ''}: declare "
+                    f"`{source_name(name)}` as {shape} instead of {was} ({element}-byte elements)")
+            return LayoutFix("padding", text, before[mine][0], costs[mine][0], costs[mine][1])
+    cols = row // element
+    if cols >= 2 and cols & (cols - 1) == 0:
+
+        def swizzle(x, r=row, e=element, n=cols):
+            line, offset = divmod(x, r)
+            column, within = divmod(offset, e)
+            return line * r + ((column ^ (line % n)) * e) + within
+
+        costs = [_remap_cost(ctx, a, swizzle) for a in siblings]
+        if acceptable(costs):
+            text = (f"XOR-swizzle `{source_name(name)}`: in every access use column `c ^ (r % {cols})` for row r "
+                    f"({cols} elements of {element} bytes per row); no extra memory")
+            return LayoutFix("swizzle", text, before[mine][0], costs[mine][0], costs[mine][1])
+    return None

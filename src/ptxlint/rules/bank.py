@@ -1,0 +1,163 @@
+"""BANK: shared-memory bank conflicts, with numbers from the H100-validated bank model."""
+
+from __future__ import annotations
+
+from ..analysis.layout import source_name, suggest_layout_fix
+from ..diagnostics import Diagnostic
+from .registry import RuleDoc, register
+
+
+def _lanes_text(lanes: list) -> str:
+    if not lanes:
+        return "no lanes"
+    if lanes == list(range(lanes[0], lanes[-1] + 1)) and len(lanes) > 2:
+        return f"lanes {lanes[0]}..{lanes[-1]}"
+    shown = ", ".join(str(x) for x in lanes[:8])
+    return f"lanes {shown}{', ...' if len(lanes) > 8 else ''}"
+
+
+def _words_text(words: list) -> str:
+    shown = ", ".join(str(w) for w in words[:6])
+    return f"word{'s' if len(words) > 1 else ''} {shown}{', ...' if len(words) > 6 else ''}"
+
+
+def _assumptions(ctx) -> list:
+    return [
+        f"assumed {ctx.launch.describe()}",
+        f"architecture {ctx.module.arch or 'unknown'}: {ctx.bank_model.name}",
+    ]
+
+
+def _what(access) -> str:
+    kind = {"load": "load", "store": "store", "atomic": "atomic", "ldmatrix": "ldmatrix", "stmatrix": "stmatrix"}[access.kind]
+    var = f" of `{source_name(access.variables[0])}`" if len(access.variables) == 1 else ""
+    width = f"{access.bits}-bit" if access.kind not in ("ldmatrix", "stmatrix") else f"x{access.matrices}"
+    return f"{width} shared {kind}{var}"
+
+
+@register(
+    "BANK001", "shared-bank-conflict", "warning",
+    "A shared-memory access needs more wavefronts than its data requires because lanes collide on a bank.",
+    RuleDoc(
+        what_it_does="""
+Computes, for every warp of the block, the address each lane gives to a shared-memory load, store,
+atomic, `ldmatrix` or `stmatrix`, and from it the number of wavefronts (passes through the 32 banks)
+the access needs, with the bank rules measured on an H100. Reports accesses that need more
+wavefronts than the same data would need without conflicts, with the lanes and bank that collide,
+and a padding or XOR swizzle that removes the conflict, checked with the same model.
+""",
+        why_is_this_bad="""
+Each extra wavefront serialises the access: a 32-way conflict makes one load 32 times slower and
+stalls the warp's dependent instructions. Column accesses to a `[32][32]` tile are the classic case.
+""",
+        example="""
+__shared__ float tile[32][32];
+tile[threadIdx.y][threadIdx.x] = in[i];
+__syncthreads();
+out[j] = tile[threadIdx.x][threadIdx.y];   // 32 lanes, 32 rows, one bank: 32-way
+""",
+        use_instead="""
+__shared__ float tile[32][33];            // one element of padding per row
+tile[threadIdx.y][threadIdx.x] = in[i];
+__syncthreads();
+out[j] = tile[threadIdx.x][threadIdx.y];   // conflict-free
+""",
+    ),
+)
+def check_bank_conflicts(ctx):
+    # one finding per source position: an unrolled loop's copies of one access are summed
+    by_position: dict = {}
+    for access in ctx.shared_accesses:
+        if access.space != "shared" or not access.determined or access.vector_group is not None:
+            continue
+        if access.wavefronts <= access.ideal:
+            continue
+        by_position.setdefault((ctx.position(access.instruction), access.kind), []).append(access)
+    for ((path, line, column), _), group in by_position.items():
+        yield _conflict_diagnostic(ctx, group, path, line, column)
+
+
+def _conflict_diagnostic(ctx, group: list, path, line, column) -> Diagnostic:
+    access = max(group, key=lambda a: a.wavefronts - a.ideal)
+    wavefronts = sum(a.wavefronts for a in group)
+    ideal = sum(a.ideal for a in group)
+    worst_warp = max((w for w in access.warps if w.cost), key=lambda w: w.cost.wavefronts - w.cost.ideal)
+    worst = worst_warp.cost.worst
+    ins = access.instruction
+    copies = f" ({len(group)} PTX instructions from this line)" if len(group) > 1 else ""
+    message = (f"{access.ways}-way bank conflict on a {_what(access)}: {wavefronts} wavefronts "
+               f"where {ideal} would do, per block{copies}")
+    notes = _assumptions(ctx)
+    if worst is not None:
+        notes.append(f"warp {worst_warp.warp}: {_lanes_text(worst.lanes)} hit bank {worst.bank} "
+                     f"({_words_text(worst.words)}): {worst_warp.cost.wavefronts} wavefronts instead of "
+                     f"{worst_warp.cost.ideal}")
+    conflicted = sum(1 for w in access.warps if w.cost and w.cost.wavefronts > w.cost.ideal)
+    notes.append(f"{conflicted} of {len(access.warps)} warps conflict")
+    notes.extend(access.notes)
+    fix = suggest_layout_fix(ctx, access)
+    fix_text = None
+    if fix is not None:
+        fix_text = f"{fix.text} (verified: {fix.before} -> {fix.after} wavefronts, ideal {fix.ideal})"
+    return Diagnostic(
+        code="BANK001", severity="warning", message=message, path=path, line=line, column=column,
+        kernel=ctx.function.name, ptx_path=ctx.module.path, ptx_line=ins.ptx_line, notes=notes, fix=fix_text,
+        data={"wavefronts": wavefronts, "ideal": ideal, "ways": access.ways, "kind": access.kind,
+              "bits": access.bits, "block": list(ctx.launch.dims), "block_source": ctx.launch.source,
+              "bank": worst.bank if worst else None, "fix_kind": fix.kind if fix else None,
+              "ptx_lines": [a.instruction.ptx_line for a in group]},
+    )
+
+
+@register(
+    "BANK002", "ptxas-merges-shared-loads", "info",
+    "Scalar shared loads that ptxas merges into one wide load: the SASS cost differs from the PTX.",
+    RuleDoc(
+        what_it_does="""
+Finds runs of scalar `ld.shared` from one base register at +0, +4 (+8, +12) whose addresses are
+aligned for every lane. ptxas merges such runs into one LDS.64/LDS.128 (measured on an H100), and a
+128-bit load follows different bank rules (quarter-warp phases) than four 32-bit loads. Reported
+when the merged load has a bank conflict, or when the scalar loads do and the merged one does not.
+""",
+        why_is_this_bad="""
+The PTX says four conflict-free loads, the GPU runs one conflicting 128-bit load (or the
+reverse): the cost you see in Nsight Compute is not the one the PTX suggests.
+""",
+        example="""
+#pragma unroll
+for (int k = 0; k < 4; ++k) acc += s[lane * 32 + k];   // one LDS.128: every lane on banks 0-3
+""",
+        use_instead="""
+#pragma unroll
+for (int k = 0; k < 4; ++k) acc += s[lane * 4 + k];    // one LDS.128, conflict-free
+""",
+    ),
+)
+def check_merged_loads(ctx):
+    seen = set()
+    for access in ctx.shared_accesses:
+        group = access.vector_group
+        if group is None or id(group) in seen:
+            continue
+        seen.add(id(group))
+        ptx_wf = sum(m.wavefronts for m in group.members)
+        ptx_ideal = sum(m.ideal for m in group.members)
+        sass_conflict = group.wavefronts > group.ideal
+        if not sass_conflict and ptx_wf <= ptx_ideal:
+            continue
+        first = group.members[0].instruction
+        path, line, column = ctx.position(first)
+        lines = sorted({ctx.position(m.instruction)[1] for m in group.members})
+        message = (f"ptxas merges {len(group.members)} shared loads into one {group.bits}-bit load: "
+                   f"{group.wavefronts} wavefronts in SASS (ideal {group.ideal}) vs {ptx_wf} for the PTX loads")
+        notes = _assumptions(ctx) + [
+            f"PTX lines {', '.join(str(m.instruction.ptx_line) for m in group.members)} (source lines "
+            f"{', '.join(map(str, lines))}) read consecutive words from one base, aligned in every lane",
+            "assumes shared variables start 16-byte aligned, as ptxas places them",
+        ]
+        yield Diagnostic(
+            code="BANK002", severity="info", message=message, path=path, line=line, column=column,
+            kernel=ctx.function.name, ptx_path=ctx.module.path, ptx_line=first.ptx_line, notes=notes,
+            data={"sass_wavefronts": group.wavefronts, "sass_ideal": group.ideal, "ptx_wavefronts": ptx_wf,
+                  "bits": group.bits},
+        )

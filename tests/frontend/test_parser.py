@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from conftest import committed_ptx_files
+from support import committed_ptx_files
 from ptxlint.frontend import ir
 from ptxlint.frontend.parser import parse_ptx, parse_ptx_file
 

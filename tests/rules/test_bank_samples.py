@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from conftest import SAMPLES
+from support import SAMPLES
 from ptxlint.analysis.context import AnalysisOptions
 from ptxlint.api import CheckOptions, check_module
 from ptxlint.frontend.parser import parse_ptx_file

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from support import REPO
 from ptxlint.analysis.context import AnalysisOptions, KernelContext
 from ptxlint.frontend.parser import parse_ptx_file
 

@@ -1,0 +1,29 @@
+"""Paths and helpers shared by the test modules (imported as `support`)."""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SAMPLES = REPO / "samples"
+VALIDATION = REPO / "validation"
+
+
+def committed_ptx_files():
+    """Every PTX file committed in samples/ and validation/."""
+    files = sorted(SAMPLES.rglob("*.ptx")) + sorted(VALIDATION.rglob("*.ptx"))
+    return [f for f in files if f.stat().st_size > 0]
+
+
+def run_cli(*args, cwd=None, input=None):
+    """Run `python -m ptxlint ARGS` as a user would; returns CompletedProcess."""
+    return subprocess.run(
+        [sys.executable, "-m", "ptxlint", *map(str, args)],
+        capture_output=True, text=True, cwd=cwd, input=input,
+    )
+
+
+def nvcc_available():
+    return shutil.which(os.environ.get("NVCC", "nvcc")) is not None

@@ -1,0 +1,72 @@
+"""Results cache (content hash + options + ptxlint version) and parallel checking."""
+
+import json
+import os
+import stat
+import sys
+
+from conftest import GOOD_CU
+from test_config import PTX_WITH_BARRIER
+
+
+def fake_nvcc(project, tmp_path):
+    """An nvcc that counts its calls and emits PTX with one barrier on the .cu's line 2."""
+    calls = tmp_path / "calls"
+    fake = project.write("tools/nvcc", f"""#!{sys.executable}
+import sys
+with open({str(calls)!r}, "a") as fh:
+    fh.write("x")
+src = sys.argv[-1]
+open(sys.argv[sys.argv.index("-o") + 1], "w").write(
+    '.version 8.0\\n.target sm_90\\n.address_size 64\\n.visible .entry k()\\n{{\\n'
+    '\\t.loc 1 2 5\\n\\tbar.sync \\t0;\\n\\tret;\\n}}\\n\\t.file 1 "' + src + '"\\n'
+    '\\t.file 2 "' + src.rsplit("/", 1)[0] + '/inc.cuh"\\n')
+""")
+    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
+    return calls
+
+
+def test_unchanged_files_are_not_recompiled_and_changes_invalidate(project, tmp_path):
+    calls = fake_nvcc(project, tmp_path)
+    project.write("k.cu", GOOD_CU)
+    project.write("inc.cuh", "// v1\n")
+    run = lambda *a: project.run("check", "--select", "TEST", "--nvcc", "tools/nvcc", "--format", "concise", *a, "k.cu")
+    first = run()
+    assert first.returncode == 1 and "k.cu:2:5: TEST001" in first.stdout
+    assert calls.read_text() == "x"
+    assert run().stdout == first.stdout and calls.read_text() == "x"  # warm: no nvcc
+    project.write("inc.cuh", "// v2\n")  # a header named in .file changed
+    run()
+    assert calls.read_text() == "xx"
+    run("--block", "64")  # other options: other entry
+    assert calls.read_text() == "xxx"
+    run("--no-cache")
+    assert calls.read_text() == "xxxx"
+    assert (project.root / ".ptxlint_cache" / ".gitignore").exists()
+
+
+def test_cache_dir_option_and_env(project, tmp_path):
+    project.write("k.ptx", PTX_WITH_BARRIER)
+    project.run("check", "--cache-dir", "elsewhere", "k.ptx")
+    assert (project.root / "elsewhere" / "v1").is_dir()
+    project.run("check", "k.ptx", env={"PTXLINT_CACHE_DIR": str(tmp_path / "envcache")})
+    assert (tmp_path / "envcache" / "v1").is_dir()
+
+
+def test_many_files_in_parallel_give_the_same_report_as_one_process(project):
+    for i in range(12):
+        project.write(f"d/k{i:02}.ptx", PTX_WITH_BARRIER)
+    serial = project.run("check", "--select", "TEST", "--no-cache", "-j", "1", "--format", "json", "d")
+    parallel = project.run("check", "--select", "TEST", "--no-cache", "-j", "4", "--format", "json", "d")
+    assert serial.stdout == parallel.stdout
+    assert len(json.loads(parallel.stdout)["diagnostics"]) == 12
+
+
+def test_missing_file_and_empty_directory_are_errors_but_others_are_checked(project):
+    project.write("k.ptx", PTX_WITH_BARRIER)
+    os.mkdir(project.root / "empty")
+    r = project.run("check", "--select", "TEST", "--no-cache", "nope.ptx", "empty", "k.ptx")
+    assert r.returncode == 2
+    assert "nope.ptx: no such file or directory" in r.stdout
+    assert "empty: directory holds no .ptx or .cu files" in r.stdout
+    assert "k.ptx:7:1: TEST001" in r.stdout

@@ -1,0 +1,120 @@
+"""Output formats: text, concise, json, sarif (validated against the official schema), github."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import BARRIER_CU
+
+SCHEMA = Path(__file__).with_name("data") / "sarif-schema-2.1.0.json"
+
+
+@pytest.fixture
+def bad_kernel(project):
+    if shutil.which("nvcc") is None:
+        pytest.skip("nvcc is not on PATH: the bad kernel is a .cu file")
+    project.write("kernels/transpose.cu", BARRIER_CU)
+    return project
+
+
+def test_text_shows_location_source_line_caret_and_notes_without_colour_when_piped(bad_kernel):
+    r = bad_kernel.run("check", "--select", "TEST", "--no-cache", "kernels/transpose.cu")
+    assert r.returncode == 1
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("kernels/transpose.cu:4:5: TEST001 barrier in ")
+    assert lines[1] == "      4 |     __syncthreads();"
+    assert lines[2] == "        |     ^"
+    assert lines[3] == "        = test rule: every barrier is flagged"
+    assert lines[-1] == "Found 2 findings."
+    assert "\x1b[" not in r.stdout
+
+
+def test_concise_is_one_line_per_finding(bad_kernel):
+    r = bad_kernel.run("check", "--select", "TEST", "--no-cache", "--format", "concise", "kernels/transpose.cu")
+    assert r.stdout.splitlines()[:2] == [
+        l for l in r.stdout.splitlines() if l.startswith("kernels/transpose.cu:")
+    ]
+    assert [l.split(" ")[0] for l in r.stdout.splitlines()[:2]] == ["kernels/transpose.cu:4:5:", "kernels/transpose.cu:6:5:"]
+
+
+def test_sarif_validates_against_the_official_schema_and_points_at_the_cu(bad_kernel):
+    jsonschema = pytest.importorskip("jsonschema", reason="jsonschema is in the test extra")
+    out = bad_kernel.root / "out.sarif"
+    r = bad_kernel.run("check", "--select", "TEST", "--no-cache", "--format", "sarif", "--output", out, "kernels/transpose.cu")
+    assert r.returncode == 1 and r.stdout == ""
+    log = json.loads(out.read_text())
+    schema = json.loads(SCHEMA.read_text())
+    jsonschema.validators.validator_for(schema)(schema, format_checker=jsonschema.FormatChecker()).validate(log)
+    run = log["runs"][0]
+    [rule] = run["tool"]["driver"]["rules"]
+    assert rule["id"] == "TEST001" and rule["name"] == "test-barrier"
+    assert "## Why is this bad?" in rule["help"]["markdown"]
+    results = run["results"]
+    locs = [res["locations"][0]["physicalLocation"] for res in results]
+    assert [(l["artifactLocation"]["uri"], l["region"]["startLine"]) for l in locs] == [
+        ("kernels/transpose.cu", 4), ("kernels/transpose.cu", 6)]
+    prints = [res["partialFingerprints"]["ptxlintFingerprint/v1"] for res in results]
+    assert len(set(prints)) == 2
+
+
+def test_sarif_fingerprint_survives_lines_added_above(bad_kernel):
+    def prints():
+        r = bad_kernel.run("check", "--select", "TEST", "--no-cache", "--format", "sarif", "kernels/transpose.cu")
+        return [res["partialFingerprints"]["ptxlintFingerprint/v1"] for res in json.loads(r.stdout)["runs"][0]["results"]]
+
+    before = prints()
+    path = bad_kernel.root / "kernels/transpose.cu"
+    path.write_text("// a new comment\n\n" + path.read_text())
+    assert prints() == before
+
+
+def test_sarif_input_errors_are_tool_notifications_and_still_valid(project):
+    jsonschema = pytest.importorskip("jsonschema")
+    project.write("bad.ptx", ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k( {\n")
+    r = project.run("check", "--no-cache", "--format", "sarif", "bad.ptx", "missing.ptx")
+    assert r.returncode == 2
+    log = json.loads(r.stdout)
+    schema = json.loads(SCHEMA.read_text())
+    jsonschema.validators.validator_for(schema)(schema).validate(log)
+    inv = log["runs"][0]["invocations"][0]
+    assert inv["executionSuccessful"] is False and len(inv["toolExecutionNotifications"]) == 2
+
+
+def test_github_workflow_commands(bad_kernel):
+    r = bad_kernel.run("check", "--select", "TEST", "--no-cache", "--format", "github", "kernels/transpose.cu")
+    first = r.stdout.splitlines()[0]
+    assert first.startswith("::warning file=kernels/transpose.cu,line=4,col=5,title=TEST001::barrier in ")
+    assert "%0Atest rule: every barrier is flagged" in first
+
+
+def test_github_escapes_properties(project):
+    from ptxlint.api import FileResult
+    from ptxlint.diagnostics import Diagnostic
+    from ptxlint.report import github
+
+    d = Diagnostic("X001", "info", "100% bad\nreally", "a,b:c.cu", 1, 2)
+    assert github.render([FileResult("a", [d])]) == "::notice file=a%2Cb%3Ac.cu,line=1,col=2,title=X001::100%25 bad%0Areally\n"
+
+
+def test_statistics_counts_per_rule(bad_kernel):
+    r = bad_kernel.run("check", "--select", "TEST", "--no-cache", "--statistics", "kernels/transpose.cu")
+    assert r.stdout.splitlines() == ["    2  TEST001   test-barrier", "Found 2 findings."]
+
+
+def test_json_output_to_a_file(bad_kernel):
+    r = bad_kernel.run("check", "--select", "TEST", "--no-cache", "--format", "json", "-o", "r.json", "kernels/transpose.cu")
+    assert r.returncode == 1
+    doc = json.loads((bad_kernel.root / "r.json").read_text())
+    assert [d["line"] for d in doc["diagnostics"]] == [4, 6] and doc["errors"] == []
+
+
+def test_rule_command_prints_docs_and_rejects_unknown_codes(project):
+    r = project.run("rule", "TEST001")
+    assert r.returncode == 0 and "## What it does" in r.stdout and "## Use instead" in r.stdout
+    assert "TEST001" in project.run("rule", "--all").stdout
+    assert "| TEST001 | test-barrier | warning |" in project.run("rule", "--table").stdout
+    bad = project.run("rule", "NOPE999")
+    assert bad.returncode == 2 and "unknown rule 'NOPE999'" in bad.stderr
+    bad = project.run("check", "--select", "NOPE", "x.ptx")
+    assert bad.returncode == 2 and "unknown rule code or prefix 'NOPE'" in bad.stderr

@@ -279,6 +279,7 @@ def _user_path(path: str, checked: str) -> str:
     """Show paths as the user wrote them: the checked file as given, others relative to cwd."""
     if not os.path.isabs(path):
         return path
+    path = os.path.normpath(path)
     if os.path.abspath(checked) == path:
         return checked
     rel = os.path.relpath(path)

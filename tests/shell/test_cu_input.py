@@ -114,3 +114,14 @@ def test_pip_wheel_layout_is_searched(tmp_path, monkeypatch):
     monkeypatch.setattr(nvcc.sys, "path", [str(tmp_path / "site-packages")])
     monkeypatch.setattr(nvcc.sysconfig, "get_paths", lambda: {})
     assert nvcc.find_nvcc() == str(exe)
+
+
+@needs_nvcc
+def test_a_header_is_checked_through_the_cu_files_that_include_it(project):
+    project.write("inc/sync.cuh", "__device__ inline void wait_all() {\n    __syncthreads();\n}\n")
+    project.write("a.cu", '#include "inc/sync.cuh"\n__global__ void a() { wait_all(); }\n')
+    project.write("b.cu", "__global__ void b() { }\n")
+    r = project.run("check", "--select", "TEST", "--no-cache", "--format", "json", "inc/sync.cuh")
+    doc = json.loads(r.stdout)
+    assert [(d["path"], d["line"]) for d in doc["diagnostics"]] == [(os.path.join("inc", "sync.cuh"), 2)]
+    assert doc["errors"] == []

@@ -261,6 +261,10 @@ def _run_plan(plan: _FilePlan) -> dict:
         }
     except InputError as err:
         return {"path": plan.path, "diagnostics": [], "errors": [err.to_dict()], "sources": [plan.path], "cached": False}
+    except Exception as err:  # a bug in ptxlint must not cost the user the other files' results
+        message = f"internal error in ptxlint while checking this file ({type(err).__name__}: {err}); please report it"
+        return {"path": plan.path, "diagnostics": [], "sources": [plan.path], "cached": False,
+                "errors": [InputError(plan.path, message).to_dict()]}
     if cache is not None:
         from .cache import file_digest as digest_of
 

@@ -8,7 +8,7 @@ def render(results) -> str:
     count = 0
     for result in results:
         for err in result.errors:
-            out.append(f"{err}".split("\n", 1)[0])
+            out.append(f"{err}")
         for d in result.diagnostics:
             out.append(f"{d.path}:{d.line or 0}:{d.column or 0}: {d.code} {d.message}")
             count += 1

@@ -12,7 +12,7 @@ import sys
 from typing import Optional
 
 from ..frontend.ir import (
-    Address, Immediate, Instruction, Negated, PairOperand, Register, Symbol, VectorOperand,
+    Immediate, Instruction, Negated, PairOperand, Register, Symbol, VectorOperand,
 )
 from . import symbolic as S
 from .cfg import ENTRY

@@ -1,15 +1,12 @@
 """PTX text -> IR, with the Lark grammar in `grammars/ptx.lark`.
 
 The parser is LALR with the contextual lexer and builds IR objects in callbacks (no parse tree).
-A large module is cut at top-level boundaries into chunks that are parsed independently, in
-worker processes when there is enough text to pay for them.
+Instructions, `.loc` lines and DWARF section bodies are single tokens, decoded in their callbacks.
 """
 
 from __future__ import annotations
 
-import os
 import re
-from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
 from typing import Optional
 
@@ -19,11 +16,9 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from ..errors import InputError
 from . import ir
 from .grammar_file import grammar_text
-
-# Chunks smaller than this are not worth a process of their own.
-_PARALLEL_MIN_BYTES = 1_500_000
-_CHUNK_TARGET_BYTES = 400_000
-
+from .operands import OperandSyntaxError, decode_operands
+from .operands import parse_float as _float
+from .operands import parse_int as _int_text
 
 # ---------------------------------------------------------------------------------------------
 # Callbacks: one per grammar rule, building IR directly.
@@ -34,6 +29,8 @@ class _IrBuilder:
 
     def __init__(self) -> None:
         self.line_offset = 0
+        self.path = "<string>"
+        self.collected_items = []
         self._reset_body()
 
     def _reset_body(self) -> None:
@@ -46,8 +43,17 @@ class _IrBuilder:
         self.current_loc = None  # raw tuple (file_index, line, col, function_name, inlined_at)
 
     # ---- module level
-    def start(self, items):
+    def start(self, c):
+        items, self.collected_items = self.collected_items, []
         return items
+
+    def top_items(self, c):
+        if c[-1] is not None:
+            self.collected_items.append(c[-1])
+        return None
+
+    def statements(self, c):
+        return None
 
     def version(self, c):
         return ("version", str(c[0]))
@@ -68,19 +74,17 @@ class _IrBuilder:
         return ("pragma", [str(s)[1:-1] for s in c])
 
     def section(self, c):
-        return ("section", str(c[0]), len(c) - 1)
-
-    def section_label(self, c):
-        return None
-
-    def section_data(self, c):
-        return None
-
-    def section_offset(self, c):
-        return None
-
-    def section_diff(self, c):
-        return None
+        name, body = str(c[0]), c[1]
+        entries = 0
+        for n, line in enumerate(str(body)[1:-1].split("\n")):
+            text = line.split("//", 1)[0].strip()
+            if not text:
+                continue
+            if not _SECTION_LINE.match(text):
+                raise InputError(self.path, f"malformed {name} entry: {text[:40]!r}; expected a label or "
+                                 "`.b8/.b16/.b32/.b64 values`", body.line + n + self.line_offset)
+            entries += 1
+        return ("section", name, entries)
 
     # ---- declarations
     def decl_word(self, c):
@@ -301,101 +305,60 @@ class _IrBuilder:
         return None
 
     def callprototype(self, c):
-        self.callprototypes[str(c[0])] = [x for x in c[1:] if isinstance(x, list)]
-        return None
-
-    def callprototype_labelled(self, c):
-        self.callprototypes[str(c[0])[:-1]] = [x for x in c[1:] if isinstance(x, list)]
+        name, _, rest = str(c[0]).partition(":")
+        self.callprototypes[name.strip()] = rest.strip().rstrip(";")
         return None
 
     def loc(self, c):
-        file_index, line, col = int(c[0]), int(c[1]), int(c[2])
+        token = c[0]
+        text = str(token).split("//", 1)[0].lstrip()
+        head, *extras = text[4:].split(",")
+        fields = head.split()
+        if len(fields) != 3 or not all(f.isdigit() for f in fields):
+            raise InputError(self.path, "malformed .loc: expected `.loc FILE LINE COLUMN`",
+                             token.end_line + self.line_offset, None)
         function_name = None
         inlined = None
-        rest = c[3:]
-        i = 0
-        while i < len(rest):
-            key = str(rest[i])
-            if key == "function_name":
-                function_name = str(rest[i + 1])
-                i += 2
-            elif key == "inlined_at":
-                inlined = (int(rest[i + 1]), int(rest[i + 2]), int(rest[i + 3]))
-                i += 4
+        for extra in extras:
+            words = extra.split()
+            if len(words) == 2 and words[0] == "function_name":
+                function_name = words[1]
+            elif len(words) == 4 and words[0] == "inlined_at" and all(w.isdigit() for w in words[1:]):
+                inlined = (int(words[1]), int(words[2]), int(words[3]))
             else:
-                i += 1
-        self.current_loc = (file_index, line, col, function_name, inlined)
+                raise InputError(self.path, f"malformed .loc: unexpected {extra.strip()!r}",
+                                 token.end_line + self.line_offset, None)
+        self.current_loc = (int(fields[0]), int(fields[1]), int(fields[2]), function_name, inlined)
         return None
 
-    def guard(self, c):
-        return (ir.Register(str(c[0])), False)
-
-    def guard_negated(self, c):
-        return (ir.Register(str(c[0])), True)
-
     def instruction(self, c):
-        guard = None
-        negated = False
-        if isinstance(c[0], tuple):
-            guard, negated = c[0]
-            c = c[1:]
-        opcode = c[0]
-        operands = tuple(o for o in c[1:] if o is not None)
+        token = c[0]
+        text = str(token)
+        m = _INSTRUCTION_PARTS.match(text)
+        negated, guard_name, opcode, operand_text = m.groups()
+        line = token.line + self.line_offset
+        operands = ()
+        if operand_text.strip():
+            try:
+                operands = decode_operands(operand_text)
+            except OperandSyntaxError as err:
+                offset = m.start(4) + err.offset
+                before = text[:offset]
+                err_line = line + before.count("\n")
+                column = offset - before.rfind("\n") if "\n" in before else token.column + offset
+                column = max(column, 1)
+                raise InputError(self.path, f"syntax error: {err}", err_line, column) from None
         ins = ir.Instruction(
-            opcode=str(opcode), operands=operands, guard=guard, guard_negated=negated,
-            ptx_line=opcode.line + self.line_offset, loc=self.current_loc,
+            opcode=opcode, operands=operands, guard=ir.Register(guard_name) if guard_name else None,
+            guard_negated=bool(negated), ptx_line=line + text[: m.start(3)].count("\n"), loc=self.current_loc,
         )
         self.instructions.append(ins)
         return None
 
-    # ---- operands
-    def op_register(self, c):
-        return ir.Register(str(c[0]))
 
-    def op_symbol(self, c):
-        return ir.Symbol(str(c[0]))
-
-    def imm_int(self, c):
-        return ir.Immediate(_int(c[0]), str(c[0]))
-
-    def op_address(self, c):
-        return c[0]
-
-    def op_texture(self, c):
-        return ir.TextureAddress(tuple(c))
-
-    def op_vector(self, c):
-        return ir.VectorOperand(tuple(c))
-
-    def op_pair(self, c):
-        return ir.PairOperand(ir.Register(str(c[0])), ir.Register(str(c[1])))
-
-    def op_negated(self, c):
-        return ir.Negated(ir.Register(str(c[0])))
-
-    def op_list(self, c):
-        return ir.OperandList(tuple(x for x in c if x is not None))
-
-    def addr_reg(self, c):
-        return ir.Address(ir.Register(str(c[0])), 0)
-
-    def addr_symbol(self, c):
-        return ir.Address(ir.Symbol(str(c[0])), 0)
-
-    def addr_absolute(self, c):
-        return ir.Address(None, _int(c[0]))
-
-    def addr_reg_offset(self, c):
-        return ir.Address(ir.Register(str(c[0])), _int(c[1]))
-
-    def addr_symbol_offset(self, c):
-        return ir.Address(ir.Symbol(str(c[0])), _int(c[1]))
-
-    def addr_reg_negative(self, c):
-        return ir.Address(ir.Register(str(c[0])), -_int(c[1]))
-
-    def addr_symbol_negative(self, c):
-        return ir.Address(ir.Symbol(str(c[0])), -_int(c[1]))
+_SECTION_VALUE = r"(?:[-+]?(?:0[xX][0-9a-fA-F]+|\d+)|[.$\w]+(?:[-+][.$\w]+)*)"
+_SECTION_LINE = re.compile(rf"(?:[$\w]+:|\.b(?:8|16|32|64)\s+{_SECTION_VALUE}(?:\s*,\s*{_SECTION_VALUE})*)\Z")
+_INSTRUCTION_PARTS = re.compile(r"\s*(?:@(!?)(%?[\w$]+)\s+)?([a-z][\w.:]*)(.*);", re.S)
 
 
 def _rename_registers(operand, names):
@@ -451,30 +414,7 @@ def _directive_value(name, values):
 
 
 def _int(tok) -> int:
-    text = str(tok).rstrip("uU")
-    sign = 1
-    if text[:1] in "+-":
-        sign = -1 if text[0] == "-" else 1
-        text = text[1:]
-    if text[:2] in ("0x", "0X"):
-        return sign * int(text[2:], 16)
-    if text[:2] in ("0b", "0B"):
-        return sign * int(text[2:], 2)
-    return sign * int(text, 10)
-
-
-def _float(text: str) -> float:
-    import struct
-
-    neg = text.startswith("-")
-    body = text[1:] if neg else text
-    if body[:2] in ("0f", "0F"):
-        value = struct.unpack(">f", bytes.fromhex(body[2:]))[0]
-    elif body[:2] in ("0d", "0D"):
-        value = struct.unpack(">d", bytes.fromhex(body[2:]))[0]
-    else:
-        value = float(body)
-    return -value if neg else value
+    return _int_text(str(tok))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -538,71 +478,35 @@ def _syntax_error(path: str, text: str, err: UnexpectedInput, line_offset: int) 
     return InputError(path, message, line, column)
 
 
-_BOUNDARY = re.compile(r"^\s*(?://|\.visible|\.entry|\.func|\.weak|\.extern|\.global|\.const|\.file|\.section)")
-
-
-def split_top_level(text: str, target_bytes: int = _CHUNK_TARGET_BYTES) -> list:
-    """Cut a module into (first_line_index, text) chunks at depth-0 declaration starts."""
-    lines = text.split("\n")
-    chunks = []
-    depth = 0
-    start = 0
-    size = 0
-    for i, line in enumerate(lines):
-        if depth == 0 and size >= target_bytes and _BOUNDARY.match(line):
-            chunks.append((start, "\n".join(lines[start:i])))
-            start, size = i, 0
-        code = line.split("//", 1)[0]
-        if "{" in code or "}" in code:
-            code = re.sub(r'"[^"]*"', "", code)
-            depth += code.count("{") - code.count("}")
-        size += len(line) + 1
-    chunks.append((start, "\n".join(lines[start:])))
-    return chunks
-
-
 def _parse_chunk(path: str, text: str, line_offset: int) -> list:
     lark, builder = _parser()
     builder._reset_body()
+    builder.collected_items = []
     builder.line_offset = line_offset
+    builder.path = path
     try:
         return lark.parse(text)
+    except InputError:
+        raise
     except UnexpectedInput as err:
         raise _syntax_error(path, text, err, line_offset) from None
-    except VisitError as err:  # a callback failed on odd input
+    except VisitError as err:  # a callback rejected its input
+        if isinstance(err.orig_exc, InputError):
+            raise err.orig_exc from None
         raise InputError(path, f"cannot build IR: {err.orig_exc}") from None
 
 
-def _parse_chunk_job(args):
-    path, text, offset = args
-    try:
-        return _parse_chunk(path, text, offset)
-    except InputError as err:
-        return err
-
-
 def parse_ptx(text: str, path: str = "<string>", jobs: Optional[int] = None) -> ir.Module:
-    """Parse PTX text into an `ir.Module`. Raises InputError with a location on bad input."""
+    """Parse PTX text into an `ir.Module`. Raises InputError with a location on bad input.
+
+    `jobs` is accepted for API stability; parsing runs in this process (measured: sending the IR of
+    a 5 MB module back from worker processes costs more than the parse it saves; files are
+    checked in parallel instead)."""
     if not text.strip():
         raise InputError(path, "empty file: expected PTX (a `.version` directive first)", 1, 1)
     if "\x00" in text[:4096]:
         raise InputError(path, "binary file: expected PTX text", 1, 1)
-    chunks = split_top_level(text) if len(text) > _CHUNK_TARGET_BYTES else [(0, text)]
-    if jobs is None:
-        jobs = min(len(chunks), os.cpu_count() or 1)
-    if jobs > 1 and len(text) >= _PARALLEL_MIN_BYTES and len(chunks) > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            results = list(pool.map(_parse_chunk_job, [(path, t, o) for o, t in chunks]))
-        items = []
-        for result in results:
-            if isinstance(result, InputError):
-                raise result
-            items.extend(result)
-    else:
-        items = []
-        for offset, chunk in chunks:
-            items.extend(_parse_chunk(path, chunk, offset))
-    return _assemble(path, items)
+    return _assemble(path, _parse_chunk(path, text, 0))
 
 
 def _assemble(path: str, items: list) -> ir.Module:

@@ -1,0 +1,420 @@
+"""Uniformity: which registers and branches may differ between the threads of a warp, a block, a cluster.
+
+One shared fact for every rule (barriers, shuffles, constant reads). Computed by dataflow over the
+IR: sources of divergence (`%tid`, `%laneid`, atomics, loads from thread-dependent addresses ...)
+flow through the instructions that read them; a value defined under a divergent branch is divergent
+where the paths join (sync dependence through the post-dominator tree), and a value defined in a
+loop whose exit is divergent is divergent after the loop (temporal divergence).
+
+Levels, from most to least uniform:
+
+* UNIFORM: the same in every thread of the grid (parameters, `%ntid`, constants);
+* CTA: the same in every thread of a block, may differ between blocks (`%ctaid`, `%cluster_ctarank`);
+* BLOCK: the same in every lane of a warp, may differ between warps (`%tid.y` when blockDim.x is a
+  multiple of 32, `%warpid`, a ballot);
+* WARP: may differ between the lanes of a warp (`%tid.x`, `%laneid`, an atomic's result).
+
+Branch levels are refined with the per-thread evaluator for the kernel's block shape: `tid.x / 32 < 2`
+is WARP by dataflow but BLOCK once every warp's lanes are seen to agree.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ..frontend.ir import Instruction, PairOperand, Register, Symbol, VectorOperand
+from ..frontend.sourcemap import user_location
+from . import symbolic as S
+from .cfg import ENTRY, EXIT
+
+UNIFORM, CTA, BLOCK, WARP = 0, 1, 2, 3
+LEVEL_NAMES = {"uniform": UNIFORM, "grid": UNIFORM, "cta": CTA, "cluster": CTA, "block": BLOCK, "warp": WARP}
+DESCRIBE = {UNIFORM: "uniform", CTA: "differs between blocks", BLOCK: "differs between warps of a block",
+            WARP: "differs between lanes of a warp"}
+
+_CTA_SPECIALS = ("%ctaid", "%clusterid", "%cluster_ctaid", "%cluster_ctarank", "%smid", "%gridid")
+_WARP_SPECIALS = ("%laneid", "%lanemask", "%clock", "%globaltimer", "%pm")
+# loads whose value depends on when the thread reads it, not only on where
+_ORDERED_LOAD_QUALIFIERS = ("volatile", "relaxed", "acquire", "mmio")
+
+
+def _level(level) -> int:
+    return LEVEL_NAMES[level] if isinstance(level, str) else int(level)
+
+
+def _line(ins: Instruction) -> str:
+    loc = user_location(ins.loc)
+    return f"line {loc.line}" if loc is not None and loc.line > 0 else f"PTX line {ins.ptx_line}"
+
+
+class UniformityAnalysis:
+    """Divergence levels of every register definition and every conditional branch of one function.
+
+    Queries: `level(ins, reg)`, `is_divergent(ins, reg, level)`, `why(ins, reg)`,
+    `branch_level(block_id)`, `branch_divergence(block_id, level)`, `divergent_controls(block_id,
+    level)`, `divergent_blocks(level)`.
+    """
+
+    def __init__(self, ctx) -> None:
+        self.ctx = ctx
+        self.function = ctx.function
+        self.cfg = ctx.cfg
+        self.shape = ctx.launch
+        self._kernel_params = {p.name for p in self.function.params} if self.function.is_kernel else set()
+        self.levels: dict = {}  # (instruction index, register name) -> level
+        self.origins: dict = {}  # (instruction index, register name) -> why (text)
+        self._closure: dict = {}
+        self._sync_cache: dict = {}
+        self._refined: dict = {}
+        self._uses: list = self._reaching_uses()
+        self._branches: dict = self._branch_instructions()
+        self._solve()
+
+    # ---- public queries
+    def level(self, ins: Instruction, reg) -> int:
+        """Divergence level of the value of `reg` as `ins` reads it."""
+        reg = reg if isinstance(reg, Register) else Register(str(reg))
+        if reg.is_special:
+            return self._special(reg)[0]
+        defs = self._defs_at(ins, reg)
+        return self._use_level(ins, defs)[0]
+
+    def is_divergent(self, ins: Instruction, reg, level="warp") -> bool:
+        """May `reg` (as read by `ins`) differ between threads of a warp (`level="warp"`), of a block
+        (`"block"`), or between blocks (`"cta"`)?"""
+        return self.level(ins, reg) >= _level(level)
+
+    def why(self, ins: Instruction, reg) -> Optional[str]:
+        """The thread-dependent source of `reg` at `ins` ("%tid.x via %r5 at line 12"), or None."""
+        reg = reg if isinstance(reg, Register) else Register(str(reg))
+        if reg.is_special:
+            return self._special(reg)[1]
+        return self._use_level(ins, self._defs_at(ins, reg))[1]
+
+    def branch_instruction(self, block_id) -> Optional[Instruction]:
+        return self._branches.get(block_id)
+
+    def branch_level(self, block_id) -> int:
+        """Divergence level of the conditional branch ending `block_id` (UNIFORM if it has none),
+        refined for the kernel's block shape with the per-thread evaluator."""
+        found = self._refined.get(block_id)
+        if found is None:
+            found = self._refined[block_id] = self._refine(block_id)
+        return found[0]
+
+    def branch_divergence(self, block_id, level="block") -> Optional[str]:
+        """None if the branch ending `block_id` is uniform at `level`; else why it is not."""
+        if self.branch_level(block_id) < _level(level):
+            return None
+        return self._refined[block_id][1]
+
+    def controls(self, block_id) -> set:
+        """Branch blocks that decide, directly or through enclosing branches, whether `block_id` runs."""
+        found = self._closure.get(block_id)
+        if found is not None:
+            return found
+        deps = self.cfg.control_dependences
+        seen: set = set()
+        stack = [b for b, _ in deps.get(block_id, ())]
+        while stack:
+            b = stack.pop()
+            if b in seen or b == ENTRY:
+                continue
+            seen.add(b)
+            stack.extend(x for x, _ in deps.get(b, ()))
+        self._closure[block_id] = frozenset(seen)
+        return self._closure[block_id]
+
+    def divergent_controls(self, block_id, level="block") -> list:
+        """[(branch block id, explanation)] for the branches of at least `level` that decide whether
+        `block_id` runs, innermost (last in program order) first."""
+        want = _level(level)
+        found = [(b, self.branch_divergence(b, want)) for b in self.controls(block_id)
+                 if self._branches.get(b) is not None and self.branch_level(b) >= want]
+        found.sort(key=lambda item: -self._branches[item[0]].index)
+        return found
+
+    def divergent_blocks(self, level="block") -> set:
+        """Blocks that only some threads (at `level`) may execute."""
+        return {b.id for b in self.function.blocks if self.divergent_controls(b.id, level)}
+
+    # ---- reaching definitions, one forward walk per block
+    def _reaching_uses(self) -> list:
+        """Per instruction: [(register, definition indices)] for every register it reads."""
+        dataflow = self.ctx.dataflow
+        sites = dataflow.sites
+        out = [None] * len(self.function.instructions)
+        for block in self.function.blocks:
+            incoming = dataflow.block_in.get(block.id, 0)
+            current: dict = {}
+
+            def defs_of(name):
+                if name in current:
+                    return current[name]
+                mask = incoming & dataflow.sites_of_register.get(name, 0)
+                found = []
+                while mask:
+                    low = mask & -mask
+                    found.append(sites[low.bit_length() - 1][0])
+                    mask ^= low
+                current[name] = tuple(sorted(found))
+                return current[name]
+
+            for ins in block.instructions:
+                uses = []
+                for reg in ins.sources():
+                    if not reg.is_special:
+                        uses.append((reg, defs_of(reg.name)))
+                for reg in ins.destinations():
+                    if ins.guard is not None:
+                        current[reg.name] = (ins.index,) + defs_of(reg.name)
+                    else:
+                        current[reg.name] = (ins.index,)
+                out[ins.index] = uses
+        return out
+
+    def _defs_at(self, ins: Instruction, reg: Register) -> tuple:
+        for r, defs in self._uses[ins.index] or ():
+            if r.name == reg.name:
+                return defs
+        # not a source of `ins` (a destination, or a query about another point): ask the dataflow
+        return tuple(self.ctx.dataflow.definitions(ins, reg))
+
+    def _branch_instructions(self) -> dict:
+        out = {}
+        for block in self.function.blocks:
+            last = block.instructions[-1] if block.instructions else None
+            if last is not None and (last.guard is not None or last.op == "brx") and \
+                    self.cfg.graph.out_degree(block.id) > 1:
+                out[block.id] = last
+        return out
+
+    # ---- the fixed point
+    def _use_level(self, ins: Instruction, defs: tuple) -> tuple:
+        best, why = UNIFORM, None
+        use_block = self.function.block_of(ins).id
+        for d in defs:
+            key_level = self._def_level(d)
+            if key_level[0] > best:
+                best, why = key_level
+            if best == WARP:
+                break
+        if best < WARP and defs:
+            # sync dependence: the threads that reach `ins` may have come through different sides
+            # of a divergent branch that the definitions depend on and the use does not
+            for d in defs:
+                def_block = self.function.block_of(self.function.instructions[d]).id
+                for b in self._sync_branches(def_block, use_block):
+                    lvl = self._raw_branch_level(b)
+                    if lvl > best:
+                        branch = self._branches[b]
+                        best = lvl
+                        why = f"the branch at {_line(branch)} ({self._raw_branch_origin(b)})"
+        return best, why
+
+    def _sync_branches(self, def_block, use_block) -> tuple:
+        """Conditional branches the definition's block depends on and the use's block does not."""
+        if def_block == use_block:
+            return ()
+        key = (def_block, use_block)
+        found = self._sync_cache.get(key)
+        if found is None:
+            found = self._sync_cache[key] = tuple(
+                b for b in self.controls(def_block) - self.controls(use_block) if b in self._branches)
+        return found
+
+    def _def_level(self, index: int) -> tuple:
+        ins = self.function.instructions[index]
+        best, why = UNIFORM, None
+        for reg in ins.destinations():
+            key = (index, reg.name)
+            lvl = self.levels.get(key, UNIFORM)
+            if lvl > best:
+                best, why = lvl, self.origins.get(key)
+        return best, why
+
+    def _raw_branch_level(self, block_id) -> int:
+        branch = self._branches.get(block_id)
+        if branch is None:
+            return UNIFORM
+        return self._branch_raw.get(block_id, (UNIFORM, None))[0]
+
+    def _raw_branch_origin(self, block_id) -> Optional[str]:
+        return self._branch_raw.get(block_id, (UNIFORM, None))[1]
+
+    def _solve(self) -> None:
+        self._branch_raw: dict = {}
+        instructions = self.function.instructions
+        changed = True
+        rounds = 0
+        while changed and rounds < 50:
+            changed = False
+            rounds += 1
+            for ins in instructions:
+                dests = ins.destinations()
+                if dests:
+                    for reg, (lvl, why) in self._transfer(ins, dests):
+                        key = (ins.index, reg.name)
+                        if lvl > self.levels.get(key, UNIFORM):
+                            self.levels[key] = lvl
+                            self.origins[key] = why
+                            changed = True
+            for block_id, branch in self._branches.items():
+                if branch.guard is not None:
+                    found = self._operand_level(branch, branch.guard)
+                else:
+                    found = max((self._operand_level(branch, r) for r in branch.sources()),
+                                key=lambda x: x[0], default=(UNIFORM, None))
+                if found[0] > self._branch_raw.get(block_id, (UNIFORM, None))[0]:
+                    reg = branch.guard.name if branch.guard is not None else "its index"
+                    self._branch_raw[block_id] = (found[0], f"on {reg}, which depends on {found[1]}")
+                    changed = True
+
+    def _operand_level(self, ins: Instruction, reg: Register) -> tuple:
+        if reg.is_special:
+            return self._special(reg)
+        for r, defs in self._uses[ins.index] or ():
+            if r.name == reg.name:
+                return self._use_level(ins, defs)
+        return UNIFORM, None
+
+    def _sources_level(self, ins: Instruction, operands) -> tuple:
+        best, why = UNIFORM, None
+        for operand in operands:
+            for reg in _registers(operand):
+                lvl, w = self._operand_level(ins, reg)
+                if lvl > best:
+                    best, why = lvl, w
+        return best, why
+
+    def _transfer(self, ins: Instruction, dests: tuple) -> list:
+        """[(destination register, (level, why))] for one instruction."""
+        op = ins.op
+        where = _line(ins)
+        srcs = ins.operands[1:]
+        value = None  # (level, why) for every destination
+        per_dest = {}
+        if op in ("atom", "call", "match", "mma", "wgmma", "tcgen05", "suld", "tld4", "ldmatrix") or \
+                (op == "mbarrier" and any(m in ins.modifiers for m in ("try_wait", "test_wait"))):
+            value = (WARP, f"the {ins.opcode} result at {where}")
+        elif op in ("ld", "ldu"):
+            value = self._load_level(ins, dests)
+        elif op == "shfl":
+            value = self._sources_level(ins, srcs[:1])
+            first = ins.operands[0]
+            if isinstance(first, PairOperand):
+                for reg in _registers(first.second):
+                    per_dest[reg.name] = (WARP, f"the in-range predicate of the {ins.opcode} at {where}")
+        elif op in ("vote", "activemask", "redux", "elect"):
+            src = self._sources_level(ins, srcs)
+            if op == "vote" and "ballot" not in ins.modifiers:
+                value = (min(src[0], BLOCK), src[1]) if src[0] else src
+            else:
+                value = (max(BLOCK, min(src[0], BLOCK)), f"the {ins.opcode} result at {where} (one value per warp)")
+            if op == "elect":
+                first = ins.operands[0]
+                if isinstance(first, PairOperand):
+                    for reg in _registers(first.second):
+                        per_dest[reg.name] = (WARP, f"the elected-lane predicate of {ins.opcode} at {where}")
+        elif op == "mov" and len(ins.operands) > 1 and isinstance(ins.operands[1], Register) \
+                and ins.operands[1].is_special:
+            lvl, name = self._special(ins.operands[1])
+            value = (lvl, f"{name} via {dests[0].name} at {where}" if lvl else None)
+        else:
+            value = self._sources_level(ins, srcs)
+        if ins.guard is not None:
+            # a predicated write: threads whose guard is false keep the old value
+            g = self._operand_level(ins, ins.guard)
+            if g[0] > value[0]:
+                value = g
+            for reg in dests:
+                old = self._operand_level_before(ins, reg)
+                if old[0] > per_dest.get(reg.name, value)[0]:
+                    per_dest[reg.name] = old
+        return [(reg, per_dest.get(reg.name, value)) for reg in dests]
+
+    def _operand_level_before(self, ins: Instruction, reg: Register) -> tuple:
+        defs = tuple(d for d in self.ctx.dataflow.definitions(ins, reg))
+        return self._use_level(ins, defs)
+
+    def _load_level(self, ins: Instruction, dests: tuple) -> tuple:
+        where = _line(ins)
+        mem = ins.memory_operand()
+        if ins.space == "param":
+            name = mem.base.name if mem is not None and isinstance(mem.base, Symbol) else None
+            if name in self._kernel_params:
+                return UNIFORM, None
+            return WARP, f"the parameter or return value read at {where}"
+        if ins.space == "local":
+            return WARP, f"the thread-private (local) load at {where}"
+        if any(q in ins.modifiers for q in _ORDERED_LOAD_QUALIFIERS) and ins.space != "const":
+            return WARP, f"the {ins.opcode} at {where} (each thread may observe a different value)"
+        if mem is None:
+            return WARP, f"the {ins.opcode} result at {where}"
+        if isinstance(mem.base, Register):
+            lvl, why = self._operand_level(ins, mem.base)
+            if lvl:
+                return lvl, f"the value loaded at {where} from an address that depends on {why}"
+        return UNIFORM, None
+
+    def _special(self, reg: Register) -> tuple:
+        name = reg.name
+        x, y, z = self.shape.dims
+        if name.startswith("%tid."):
+            axis = name[-1]
+            if axis == "x":
+                lvl = WARP if x > 1 else UNIFORM
+            elif axis == "y":
+                lvl = UNIFORM if y == 1 else (BLOCK if x % 32 == 0 else WARP)
+            else:
+                lvl = UNIFORM if z == 1 else (BLOCK if (x * y) % 32 == 0 else WARP)
+            return lvl, name
+        if name.startswith(_CTA_SPECIALS):
+            return CTA, name
+        if name == "%warpid":
+            return BLOCK, name
+        if name.startswith(_WARP_SPECIALS):
+            return WARP, name
+        return UNIFORM, None
+
+    # ---- refinement for the block shape
+    def _refine(self, block_id) -> tuple:
+        raw = self._branch_raw.get(block_id, (UNIFORM, None))
+        branch = self._branches.get(block_id)
+        lvl, why = raw
+        if branch is None or lvl < BLOCK or branch.guard is None:
+            return lvl, self._explain(branch, why)
+        lanes = self.ctx.lanes
+        try:
+            values, _ = lanes.collect(lanes.register, branch, branch.guard)
+            active, _ = lanes.collect(lanes.block_active, block_id)
+        except RecursionError:  # pragma: no cover - a pathological kernel: keep the dataflow answer
+            return lvl, self._explain(branch, why)
+        live = [t for t in range(len(values)) if active[t] is not False]
+        if not live or any(not S.is_known(values[t]) for t in live):
+            return lvl, self._explain(branch, why)
+        per_warp: dict = {}
+        for t in live:
+            per_warp.setdefault(t // 32, set()).add(values[t][0] != 0)
+        if any(len(v) > 1 for v in per_warp.values()):
+            refined = WARP
+        elif len({next(iter(v)) for v in per_warp.values()}) > 1:
+            refined = BLOCK
+        else:
+            refined = UNIFORM
+        refined = min(refined, lvl)
+        return refined, self._explain(branch, why, shaped=refined != UNIFORM)
+
+    def _explain(self, branch: Optional[Instruction], why: Optional[str], shaped: bool = False) -> Optional[str]:
+        if branch is None or why is None:
+            return why
+        return f"the branch at {_line(branch)} {why}"
+
+
+def _registers(operand):
+    from ..frontend.ir import _registers_in
+
+    return _registers_in(operand)
+
+
+__all__ = ["UniformityAnalysis", "UNIFORM", "CTA", "BLOCK", "WARP", "LEVEL_NAMES", "DESCRIBE", "EXIT"]

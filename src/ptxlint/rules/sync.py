@@ -1,0 +1,398 @@
+"""SYNC: barriers that not every thread that must arrive can reach (divergent control flow)."""
+
+from __future__ import annotations
+
+import os
+import re
+from functools import lru_cache
+from typing import Optional
+
+from ..analysis.uniformity import BLOCK, CTA, WARP
+from ..diagnostics import Diagnostic
+from ..frontend.ir import Immediate, Instruction
+from ..frontend.sourcemap import user_location
+from .registry import RuleDoc, register
+
+HARDWARE_NOTE = ("sm_70+ hardware counts exited threads as arrived and compute-sanitizer's synccheck stays "
+                 "silent unless live lanes of one warp wait at different barriers; the CUDA programming "
+                 "model still requires every thread of the block to reach the barrier")
+
+
+# ---------------------------------------------------------------------------------------------
+# Barrier instructions
+
+
+def barrier_kind(ins: Instruction) -> Optional[str]:
+    """'cta' for CTA barriers (bar/barrier sync, arrive, red), 'cluster', 'warp' (bar.warp.sync), or None."""
+    if ins.op not in ("bar", "barrier"):
+        return None
+    mods = ins.modifiers
+    if "warp" in mods:
+        return "warp"
+    if "cluster" in mods:
+        return "cluster"
+    return "cta"
+
+
+def is_aligned(ins: Instruction) -> bool:
+    """`bar.*` is the `.aligned` form of `barrier.*`: every thread of a warp must execute it together."""
+    return ins.op == "bar" or "aligned" in ins.modifiers
+
+
+def is_arrive(ins: Instruction) -> bool:
+    return "arrive" in ins.modifiers
+
+
+def thread_count(ins: Instruction):
+    """The explicit thread-count operand of a CTA barrier, or None (the whole block)."""
+    ops = ins.operands
+    if "red" in ins.modifiers:
+        return ops[2] if len(ops) == 4 else None
+    return ops[1] if len(ops) >= 2 else None
+
+
+def barrier_id(ins: Instruction) -> str:
+    ops = ins.operands[1:] if "red" in ins.modifiers else ins.operands
+    if ops and isinstance(ops[0], Immediate):
+        return str(ops[0].value)
+    return "?" if ops else "0"
+
+
+def is_block_barrier(ins: Instruction) -> bool:
+    """A CTA barrier that waits for the whole block (no thread count), e.g. `__syncthreads()`."""
+    return barrier_kind(ins) == "cta" and thread_count(ins) is None
+
+
+def describe_barrier(ins: Instruction) -> str:
+    if is_block_barrier(ins) and not is_arrive(ins) and "red" not in ins.modifiers and barrier_id(ins) == "0":
+        return f"`__syncthreads()` ({ins.opcode} 0)"
+    return f"`{str(ins).rstrip(';').strip()}`"
+
+
+# ---------------------------------------------------------------------------------------------
+# Shared by the rule families of this issue
+
+
+def where(ins: Instruction) -> str:
+    loc = user_location(ins.loc)
+    return f"line {loc.line}" if loc is not None and loc.line > 0 else f"PTX line {ins.ptx_line}"
+
+
+def assumptions(ctx) -> list:
+    return [f"assumed {ctx.launch.describe()}", f"architecture {ctx.module.arch or 'unknown'}"]
+
+
+def diagnostic(ctx, code: str, severity: str, ins: Instruction, message: str, notes: list, fix=None,
+               data=None) -> Diagnostic:
+    path, line, column = ctx.position(ins)
+    return Diagnostic(code=code, severity=severity, message=message, path=path, line=line, column=column,
+                      kernel=ctx.function.name, ptx_path=ctx.module.path, ptx_line=ins.ptx_line,
+                      notes=assumptions(ctx) + list(notes), fix=fix, data=dict(data or {}))
+
+
+def in_loop_exit(ctx, branch_block, block_id) -> bool:
+    """Is `branch_block` a loop's exit test around `block_id` (a thread-dependent trip count)?"""
+    cfg = ctx.cfg
+    for header, body in cfg.loops_containing(block_id):
+        if branch_block in body and any(s not in body for s in cfg.successors(branch_block)):
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# Early exits
+
+
+@lru_cache(maxsize=64)
+def _source_lines(path: str) -> Optional[list]:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return fh.read().splitlines()
+    except OSError:
+        return None
+
+
+def _reaches(cfg, start, target, avoid_barriers=None) -> bool:
+    seen = set()
+    stack = [start]
+    while stack:
+        node = stack.pop()
+        if node == target:
+            return True
+        if node in seen:
+            continue
+        seen.add(node)
+        stack.extend(cfg.successors(node))
+    return False
+
+
+def _leaves(ctx, branch_block, barrier_block) -> bool:
+    """One side of the branch cannot reach the barrier and reaches no CTA barrier at all: the threads
+    that take it leave (possibly after some work)."""
+    cfg = ctx.cfg
+    blocks = ctx.function.blocks
+    for succ in cfg.successors(branch_block):
+        if _reaches(cfg, succ, barrier_block):
+            continue
+        seen, stack, clean = set(), [succ], True
+        while stack and clean:
+            node = stack.pop()
+            if node in seen or not isinstance(node, int):
+                continue
+            seen.add(node)
+            clean = not any(barrier_kind(i) == "cta" for i in blocks[node].instructions)
+            stack.extend(cfg.successors(node))
+        if clean:
+            return True
+    return False
+
+
+def is_early_exit(ctx, branch: Instruction, barrier: Instruction) -> bool:
+    """`if (cond) return; ... __syncthreads();` rather than `if (!cond) { ... __syncthreads(); }`.
+
+    The PTX of the two is the same; the source tells them apart: the branch's line says `return`, or
+    (without the source) the barrier sits at the branch's nesting depth (its `.loc` column)."""
+    b_loc, x_loc = user_location(branch.loc), user_location(barrier.loc)
+    if b_loc is None or x_loc is None or b_loc.file != x_loc.file or x_loc.line <= b_loc.line:
+        return False
+    lines = _source_lines(b_loc.file) if os.path.isabs(b_loc.file) or os.path.exists(b_loc.file) else None
+    if lines is not None and 0 < b_loc.line <= len(lines) and 0 < x_loc.line <= len(lines):
+        # the branch's statement, up to its first `;` (`if (i >= n)` may put `return;` on the next line)
+        text = " ".join(lines[b_loc.line - 1:min(b_loc.line + 2, x_loc.line - 1)]).split(";")[0]
+        return "return" in re.findall(r"\w+", text)
+    return 0 < x_loc.column <= b_loc.column
+
+
+# ---------------------------------------------------------------------------------------------
+# The rules
+
+
+_SYNC001_DOC = RuleDoc(
+    what_it_does="""
+Finds block-wide barriers (`__syncthreads()`, `bar.sync 0`, `barrier.sync`, `bar.red`, `bar.arrive`
+without a thread count) that only some threads of the block reach: under a branch whose condition
+depends on the thread (`threadIdx`, a loaded value, an atomic's result ...), inside a loop whose trip
+count is thread-dependent, or as different barrier instructions on the two sides of a divergent
+`if`/`else`. The finding names the branch and the thread-dependent value it tests.
+""",
+    why_is_this_bad="""
+`__syncthreads()` must be reached by every thread of the block. When it is not, the kernel may hang,
+or (sm_70+, where exited threads count as arrived) silently synchronise a subset of the threads, so
+the data the barrier was meant to protect is read too early. compute-sanitizer only reports the
+if/else case; the others run to completion with wrong ordering guarantees.
+""",
+    example="""
+if (threadIdx.x < 16) {
+    s[threadIdx.x] = in[threadIdx.x];
+    __syncthreads();                  // threads 16.. never arrive
+    out[threadIdx.x] = s[15 - threadIdx.x];
+}
+""",
+    use_instead="""
+if (threadIdx.x < 16) s[threadIdx.x] = in[threadIdx.x];
+__syncthreads();                      // every thread arrives
+if (threadIdx.x < 16) out[threadIdx.x] = s[15 - threadIdx.x];
+""",
+)
+
+
+@register("SYNC001", "barrier-in-divergent-code", "error",
+          "A block-wide barrier is reachable by only some threads of the block.", _SYNC001_DOC)
+def check_divergent_barrier(ctx):
+    yield from _barrier_findings(ctx, "SYNC001")
+
+
+@register(
+    "SYNC002", "barrier-after-divergent-exit", "warning",
+    "A block-wide barrier follows a thread-dependent early return.",
+    RuleDoc(
+        what_it_does="""
+Finds block-wide barriers reached after some threads of the block may already have returned, on a
+thread-dependent condition (`if (i >= n) return; ... __syncthreads();`).
+""",
+        why_is_this_bad="""
+The CUDA programming model requires all non-exited threads of the block to reach `__syncthreads()`
+and leaves the early-exit case undefined. sm_70+ hardware counts exited threads as arrived, so it
+works there today (and compute-sanitizer is silent), but the code relies on behaviour the model does
+not promise, and any later barrier-dependent code (cooperative groups, named barriers with counts)
+breaks.
+""",
+        example="""
+int i = blockIdx.x * blockDim.x + threadIdx.x;
+if (i >= n) return;
+s[threadIdx.x] = in[i];
+__syncthreads();
+""",
+        use_instead="""
+int i = blockIdx.x * blockDim.x + threadIdx.x;
+bool active = i < n;
+s[threadIdx.x] = active ? in[i] : 0.0f;
+__syncthreads();
+if (active) out[i] = s[threadIdx.x] + s[threadIdx.x ^ 1];
+""",
+    ),
+)
+def check_barrier_after_exit(ctx):
+    yield from _barrier_findings(ctx, "SYNC002")
+
+
+@register(
+    "SYNC003", "aligned-barrier-in-warp-divergent-code", "error",
+    "An `.aligned` barrier (`bar.sync id, count`) is executed by only part of a warp.",
+    RuleDoc(
+        what_it_does="""
+Finds named barriers with an explicit thread count in their `.aligned` form (`bar.sync`, `bar.arrive`,
+`bar.red`, `barrier.sync.aligned`) under a branch that splits warps. A count makes a block-divergent
+branch legitimate (producer/consumer warps), but the `.aligned` form still requires all threads of a
+warp to execute the same barrier instruction.
+""",
+        why_is_this_bad="""
+The PTX ISA makes the behaviour undefined when an `.aligned` barrier is executed by a subset of a
+warp. It happens to work on current GPUs (the SASS is the same as the non-aligned form), and no
+sanitizer checks it.
+""",
+        example="""
+if ((threadIdx.x & 31) < 16) {
+    asm volatile("bar.sync 1, 32;");      // half of each warp
+}
+""",
+        use_instead="""
+if ((threadIdx.x & 31) < 16) {
+    asm volatile("barrier.sync 1, 32;");  // the non-aligned form allows divergent warps (sm_70+)
+}
+""",
+    ),
+)
+def check_aligned_barrier(ctx):
+    yield from _barrier_findings(ctx, "SYNC003")
+
+
+@register(
+    "SYNC004", "cluster-barrier-in-divergent-code", "error",
+    "A cluster barrier (`barrier.cluster.arrive/wait`) is reached by only some threads of the cluster.",
+    RuleDoc(
+        what_it_does="""
+Finds `barrier.cluster.arrive` / `barrier.cluster.wait` (`cluster.sync()`) under a branch whose
+condition differs between threads of the cluster: a thread-dependent condition, or one on
+`%cluster_ctarank` / `blockIdx` that differs between the blocks of the cluster.
+""",
+        why_is_this_bad="""
+Every non-exited thread of every block of the cluster must arrive at the cluster barrier. A subset
+either hangs the cluster or (exited threads count as arrived) lets blocks read a peer's distributed
+shared memory before it is written or after it is gone. No sanitizer tool checks cluster barriers.
+""",
+        example="""
+if (threadIdx.x < 32) {
+    cluster.sync();            // only warp 0 of each block
+    v += peer[threadIdx.x];
+}
+""",
+        use_instead="""
+cluster.sync();                // every thread of every block
+if (threadIdx.x < 32) v += peer[threadIdx.x];
+""",
+    ),
+)
+def check_cluster_barrier(ctx):
+    yield from _barrier_findings(ctx, "SYNC004")
+
+
+def _barrier_findings(ctx, code: str):
+    found = ctx.__dict__.get("_sync_findings")
+    if found is None:
+        found = ctx.__dict__["_sync_findings"] = list(_analyse_barriers(ctx))
+    return [d for d in found if d.code == code]
+
+
+def _analyse_barriers(ctx):
+    u = ctx.uniformity
+    fn = ctx.function
+    candidates = []
+    for ins in fn.instructions:
+        kind = barrier_kind(ins)
+        if kind not in ("cta", "cluster"):
+            continue
+        block = fn.block_of(ins).id
+        code, controls = None, []
+        if kind == "cluster":
+            controls = u.divergent_controls(block, CTA)
+            code = "SYNC004" if controls else None
+        elif thread_count(ins) is None:
+            controls = u.divergent_controls(block, BLOCK)
+            if controls:
+                exits = [b for b, _ in controls if _leaves(ctx, b, block)
+                         and is_early_exit(ctx, u.branch_instruction(b), ins)]
+                code = "SYNC002" if len(exits) == len(controls) else "SYNC001"
+        elif is_aligned(ins):
+            controls = u.divergent_controls(block, WARP)
+            code = "SYNC003" if controls else None
+        if code is not None:
+            candidates.append((ctx.position(ins), code, ins, controls, block))
+    # source order: of two barriers on the two sides of an if/else, the first one written is reported
+    candidates.sort(key=lambda c: (c[0][0], c[0][1] or 0, c[0][2] or 0, c[2].index))
+    reported_sides: dict = {}  # innermost divergent branch -> (control edges, diagnostic)
+    seen_positions: set = set()
+    for position, code, ins, controls, block in candidates:
+        if (position, code) in seen_positions:  # cluster.sync(): arrive + wait on one line
+            continue
+        seen_positions.add((position, code))
+        branch_block, why = controls[0]
+        branch = u.branch_instruction(branch_block)
+        edges = {e for e in ctx.cfg.control_dependences.get(block, ()) if e[0] == branch_block}
+        if code == "SYNC001" and branch_block in reported_sides:
+            first_edges, first = reported_sides[branch_block]
+            if edges and first_edges and edges != first_edges:
+                first.notes.append(f"the other side of the branch waits at a different barrier, {where(ins)} "
+                                   f"(PTX line {ins.ptx_line}): threads of one warp wait at two barriers")
+                first.data["other_barriers"].append(position[1])
+                continue
+        found = _barrier_diagnostic(ctx, code, ins, branch, branch_block, why, controls, block)
+        if code == "SYNC001":
+            reported_sides[branch_block] = (edges, found)
+        yield found
+
+
+def _barrier_diagnostic(ctx, code, ins, branch, branch_block, why, controls, block):
+    u = ctx.uniformity
+    what = describe_barrier(ins)
+    level = u.branch_level(branch_block)
+    scope = {WARP: "lanes of a warp", BLOCK: "warps of the block", CTA: "blocks of the cluster"}[level]
+    loop = in_loop_exit(ctx, branch_block, block)
+    if code == "SYNC001":
+        if loop:
+            message = (f"{what} inside a loop whose trip count differs between {scope}: "
+                       f"the loop test at {where(branch)} depends on {_root(why)}")
+        else:
+            message = f"{what} is reached by only some threads of the block: {why}"
+    elif code == "SYNC002":
+        message = (f"{what} after a thread-dependent early return ({where(branch)}): threads that returned "
+                   f"never arrive; {why}")
+    elif code == "SYNC003":
+        message = (f"`.aligned` barrier {what} is executed by part of a warp: {why}; use the non-aligned "
+                   f"`barrier.sync` form")
+    else:
+        message = f"cluster barrier {what} is reached by only some threads of the cluster: {why}"
+    notes = [f"the branch condition differs between {scope} (for this block shape)"]
+    for other, text in controls[1:]:
+        notes.append(f"also under {text}")
+    if code in ("SYNC001", "SYNC002", "SYNC003"):
+        notes.append(HARDWARE_NOTE)
+    fix = {
+        "SYNC001": "move the barrier out of the branch (or loop) so that every thread of the block reaches it; "
+                   "guard only the work",
+        "SYNC002": "keep every thread alive through the barrier: replace the early `return` by a flag that "
+                   "guards the work",
+        "SYNC003": "use `barrier.sync id, count` (non-aligned) or make the branch warp-uniform",
+        "SYNC004": "call cluster.sync() (barrier.cluster.arrive/wait) in every thread of every block of the cluster",
+    }[code]
+    d = diagnostic(ctx, code, "error" if code != "SYNC002" else "warning", ins, message, notes, fix,
+                   {"branch_line": ctx.position(branch)[1], "branch_ptx_line": branch.ptx_line,
+                    "level": level, "loop": loop, "other_barriers": []})
+    return d
+
+
+def _root(why: Optional[str]) -> str:
+    if not why:
+        return "a thread-dependent value"
+    marker = "depends on "
+    return why[why.index(marker) + len(marker):] if marker in why else why

@@ -1,0 +1,194 @@
+"""SHFL: warp-synchronous intrinsics (`__shfl_*_sync`, `__ballot_sync`, ...) with a wrong mask or operands."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ..analysis import symbolic as S
+from ..analysis.uniformity import WARP
+from ..frontend.ir import Instruction
+from .registry import RuleDoc, register
+from .sync import diagnostic, where
+
+FULL = 0xFFFFFFFF
+# the segment-mask field of a shuffle's `c` operand is 32 - width: valid for widths 32, 16, 8, 4, 2, 1
+_VALID_SEGMASKS = {0: 32, 16: 16, 24: 8, 28: 4, 30: 2, 31: 1}
+
+
+def member_mask(ins: Instruction):
+    """The membermask operand of a `.sync` warp intrinsic, or None for other instructions."""
+    if ins.op in ("shfl", "vote", "match", "redux") and "sync" in ins.modifiers and len(ins.operands) >= 3:
+        return ins.operands[-1]
+    if ins.op == "bar" and "warp" in ins.modifiers and ins.operands:
+        return ins.operands[0]
+    return None
+
+
+def _known(ctx, ins, operand) -> Optional[int]:
+    """The value of an operand when it is the same known number in every thread."""
+    values = ctx.lanes.operand(ins, operand)
+    if values and S.uniform_across(values) and S.is_known(values[0]):
+        return values[0][0] & FULL
+    return None
+
+
+def _intrinsic(ins: Instruction) -> str:
+    if ins.op == "shfl":
+        mode = next((m for m in ins.modifiers if m in ("up", "down", "bfly", "idx")), "idx")
+        return {"up": "__shfl_up_sync", "down": "__shfl_down_sync", "bfly": "__shfl_xor_sync",
+                "idx": "__shfl_sync"}[mode]
+    if ins.op == "vote":
+        return "__ballot_sync" if "ballot" in ins.modifiers else f"__{next((m for m in ins.modifiers if m in ('all', 'any', 'uni')), 'vote')}_sync"
+    if ins.op == "bar":
+        return "__syncwarp"
+    return {"match": "__match_*_sync", "redux": "__reduce_*_sync"}.get(ins.op, ins.op)
+
+
+@register(
+    "SHFL001", "shuffle-mask-inactive-lanes", "error",
+    "A warp-synchronous intrinsic names lanes in its mask that may not execute it.",
+    RuleDoc(
+        what_it_does="""
+Finds `shfl.sync`, `vote.sync`, `match.sync`, `redux.sync` and `bar.warp.sync` (`__shfl_*_sync`,
+`__ballot_sync`, `__syncwarp` ...) whose member mask names lanes that may be inactive there: a full
+mask (`0xffffffff`) inside a branch that splits the warp, or after a thread-dependent early return.
+""",
+        why_is_this_bad="""
+Every lane named in the mask must execute the same intrinsic with the same mask; otherwise the
+behaviour is undefined (a hang, or values read from lanes that never wrote them). Current GPUs often
+tolerate exited lanes, which hides the bug until a compiler or architecture change.
+""",
+        example="""
+if (lane < 16) {
+    for (int off = 8; off > 0; off >>= 1)
+        v += __shfl_down_sync(0xffffffff, v, off);   // lanes 16..31 are not here
+}
+""",
+        use_instead="""
+if (lane < 16) {
+    unsigned mask = __activemask();                   // or 0x0000ffff
+    for (int off = 8; off > 0; off >>= 1)
+        v += __shfl_down_sync(mask, v, off, 16);
+}
+""",
+    ),
+)
+def check_mask(ctx):
+    u = ctx.uniformity
+    fn = ctx.function
+    seen = set()
+    for ins in fn.instructions:
+        operand = member_mask(ins)
+        if operand is None:
+            continue
+        mask = _known(ctx, ins, operand)
+        if mask is None:
+            continue  # computed at run time (__activemask(), a ballot): not provably wrong
+        block = fn.block_of(ins).id
+        controls = u.divergent_controls(block, WARP)
+        active, notes = ctx.lanes.collect(ctx.lanes.active, ins)
+        missing = _named_inactive_lanes(mask, active)
+        if not controls and not missing:
+            continue
+        if controls and not missing and mask != FULL:
+            continue  # a partial mask under a divergent branch: fine unless a named lane is known absent
+        position = ctx.position(ins)
+        if position in seen:
+            continue
+        seen.add(position)
+        branch_block, why = controls[0] if controls else (None, None)
+        name = _intrinsic(ins)
+        text = f"mask 0x{mask:08x}" if mask != FULL else "full mask 0xffffffff"
+        if missing:
+            warp, lanes = missing
+            detail = f"lanes {_lanes(lanes)} of warp {warp} do not execute it"
+        else:
+            detail = "not every lane of the warp executes it"
+        message = f"{name} with {text}, but {detail}: {why or 'the lanes are known inactive'}"
+        extra = [f"{ins.opcode} at PTX line {ins.ptx_line}"] + sorted(notes)
+        fix = ("pass the mask of the lanes that really take part (`__activemask()` before the shuffles, or a "
+               "constant such as 0x0000ffff) and a matching width, or move the intrinsic before the branch")
+        yield diagnostic(ctx, "SHFL001", "error", ins, message, extra, fix,
+                         {"mask": mask, "branch_line": ctx.position(u.branch_instruction(branch_block))[1]
+                          if branch_block is not None else None})
+
+
+def _named_inactive_lanes(mask: int, active: list):
+    """(warp, lanes) of the first warp where a lane named in the mask is known not to execute."""
+    for start in range(0, len(active), 32):
+        chunk = active[start:start + 32]
+        if not any(a is not False for a in chunk):
+            continue  # the whole warp skips it
+        lanes = [k for k, a in enumerate(chunk) if a is False and mask >> k & 1]
+        if lanes:
+            return start // 32, lanes
+    return None
+
+
+def _lanes(lanes: list) -> str:
+    if len(lanes) > 2 and lanes == list(range(lanes[0], lanes[-1] + 1)):
+        return f"{lanes[0]}..{lanes[-1]}"
+    return ", ".join(map(str, lanes))
+
+
+@register(
+    "SHFL002", "invalid-shuffle-operand", "error",
+    "A shuffle's width is not a power of two up to 32, or its lane/offset is out of range.",
+    RuleDoc(
+        what_it_does="""
+Decodes the operands of `shfl.sync` when they are constants: the width argument of `__shfl_*_sync`
+(packed by nvcc into the `c` operand as `(32 - width) << 8 | clamp`) must be 1, 2, 4, 8, 16 or 32,
+and the source lane / offset / xor mask must lie in 0..31.
+""",
+        why_is_this_bad="""
+The CUDA programming guide leaves the result undefined for a width that is not a power of two or is
+larger than warpSize; the hardware silently uses only some bits of the operand, so the segments are
+not the ones the code was written for. No sanitizer checks shuffle operands.
+""",
+        example="""
+v += __shfl_down_sync(0xffffffff, v, off, 12);   // segments of 12 lanes do not exist
+""",
+        use_instead="""
+v += __shfl_down_sync(0xffffffff, v, off, 16);   // or handle 12-element groups with a mask
+""",
+    ),
+)
+def check_operands(ctx):
+    seen = set()
+    for ins in ctx.function.instructions:
+        if ins.op != "shfl" or len(ins.operands) < 4:
+            continue
+        b_operand, c_operand = ins.operands[2], ins.operands[3]
+        problems = []
+        c = _known(ctx, ins, c_operand)
+        if c is not None:
+            segmask, clamp = (c >> 8) & 0x1F, c & 0x1F
+            if c >> 13:
+                width = 32 - _signed(c >> 8)
+                problems.append(f"width {width} (c operand 0x{c:x}) is larger than a warp"
+                                if width > 32 else f"the c operand 0x{c:x} does not encode a width")
+            elif segmask not in _VALID_SEGMASKS:
+                problems.append(f"width {32 - segmask} (c operand 0x{c:x}) is not a power of two")
+        b = _known(ctx, ins, b_operand)
+        if b is not None:
+            b_signed = b - (1 << 32) if b >> 31 else b
+            if not 0 <= b_signed <= 31:
+                what = {"idx": "source lane", "bfly": "xor lane mask"}.get(
+                    next((m for m in ins.modifiers if m in ("up", "down", "bfly", "idx")), "idx"), "offset")
+                problems.append(f"{what} {b_signed} is outside 0..31")
+        if not problems:
+            continue
+        position = ctx.position(ins)
+        if position in seen:
+            continue
+        seen.add(position)
+        message = f"{_intrinsic(ins)}: {'; '.join(problems)}"
+        yield diagnostic(ctx, "SHFL002", "error", ins, message,
+                         [f"{str(ins)} at PTX line {ins.ptx_line} ({where(ins)})"],
+                         "use a width of 1, 2, 4, 8, 16 or 32 and lane operands in 0..31", {"c": c, "b": b})
+
+
+def _signed(field: int) -> int:
+    """The `(32 - width)` field as nvcc computed it, sign included (24 bits after the shift)."""
+    field &= 0xFFFFFF
+    return field - (1 << 24) if field >> 23 else field

@@ -1,0 +1,305 @@
+"""FENCE: data handed between blocks through global memory without the fences the memory model needs.
+
+Producer side: global data written, then a flag or ticket (an atomic whose result is used, an
+`atom.exch`, a volatile/relaxed store) published with no `__threadfence()` (`membar.gl`,
+`fence.sc/acq_rel.gpu`) or release between. Consumer side: the flag observed, then the data read
+with plain loads and no fence or acquire between. Both are invisible to compute-sanitizer.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ..frontend.ir import Instruction
+from .registry import RuleDoc, register
+from .sync import diagnostic, where
+
+_ORDERED = ("volatile", "relaxed", "mmio")
+_WIDE_SCOPES = ("gpu", "sys")
+
+
+def fence_scope(ins: Instruction) -> Optional[str]:
+    """'wide' for a fence that orders for other blocks (gpu/sys), 'narrow' for cta/cluster scope,
+    None for other instructions."""
+    if ins.op == "membar":
+        return "wide" if any(m in ins.modifiers for m in ("gl", "sys")) else "narrow"
+    if ins.op == "fence" and any(m in ins.modifiers for m in ("sc", "acq_rel")):
+        return "wide" if any(m in ins.modifiers for m in _WIDE_SCOPES) else "narrow"
+    return None
+
+
+def _global_like(ins: Instruction) -> bool:
+    return ins.space in ("global", None) and ins.memory_operand() is not None
+
+
+def _releases(ins: Instruction) -> bool:
+    return any(m in ins.modifiers for m in ("release", "acq_rel")) and not any(m == "cta" for m in ins.modifiers)
+
+
+def _acquires(ins: Instruction) -> bool:
+    return any(m in ins.modifiers for m in ("acquire", "acq_rel")) and not any(m == "cta" for m in ins.modifiers)
+
+
+class Publication:
+    """The memory operations of one kernel that matter for cross-block hand-offs."""
+
+    def __init__(self, ctx) -> None:
+        self.ctx = ctx
+        fn = ctx.function
+        shared_generic = {a.instruction.index for a in ctx.shared_accesses if a.generic}
+        used = set()
+        for ins in fn.instructions:
+            used.update(r.name for r in ins.sources())
+        self.writes, self.flag_stores, self.tickets, self.flag_loads, self.data_loads = [], [], [], [], []
+        for ins in fn.instructions:
+            if not _global_like(ins) or ins.index in shared_generic:
+                continue
+            if ins.op == "st":
+                if any(m in ins.modifiers for m in _ORDERED) and not _releases(ins):
+                    self.flag_stores.append(ins)
+                if not _releases(ins):
+                    self.writes.append(ins)
+            elif ins.op == "atom":
+                result_used = any(r.name in used for r in ins.destinations())
+                if (result_used or any(m in ins.modifiers for m in ("exch", "cas"))) and not _releases(ins):
+                    self.tickets.append(ins)
+            elif ins.op in ("ld", "ldu"):
+                if _acquires(ins):
+                    continue
+                if any(m in ins.modifiers for m in _ORDERED):
+                    self.flag_loads.append(ins)
+                else:
+                    self.data_loads.append(ins)
+        self.written_roots = set()
+        for ins in self.writes:
+            self.written_roots |= self.roots(ins)
+
+    def roots(self, ins: Instruction) -> set:
+        """The kernel parameters / global variables the address of `ins` is based on."""
+        lanes = self.ctx.lanes
+        addresses = lanes.address(ins)
+        if not addresses:
+            return set()
+        found = set()
+        for sym, _ in addresses[0][1]:
+            origin = lanes.table.origin.get(sym, "")
+            if origin.startswith(("kernel parameter", "parameter", "the address of")):
+                found.add(origin)
+        return found
+
+
+def _publication(ctx) -> Publication:
+    found = ctx.__dict__.get("_publication")
+    if found is None:
+        found = ctx.__dict__["_publication"] = Publication(ctx)
+    return found
+
+
+def _walk(ctx, start: Instruction, forward: bool):
+    """Instructions reachable from `start` (excluded) in one direction, each once, with the first
+    fence-like instruction met on the way: yields (instruction, narrow fence or None); the walk
+    stops at wide fences (and, forward, at acquires)."""
+    fn = ctx.function
+    cfg = ctx.cfg
+    seen = set()
+    block = fn.block_of(start)
+    pos = start.index - block.instructions[0].index
+    stack = [(block.id, pos, None)]
+    while stack:
+        block_id, pos, narrow = stack.pop()
+        instructions = fn.blocks[block_id].instructions
+        order = range(pos + 1, len(instructions)) if forward else range(pos - 1, -1, -1)
+        stopped = False
+        for k in order:
+            ins = instructions[k]
+            scope = fence_scope(ins)
+            if scope == "wide" or (forward and _acquires(ins)):
+                stopped = True
+                break
+            if scope == "narrow" and narrow is None:
+                narrow = ins
+            yield ins, narrow
+        if stopped:
+            continue
+        nexts = cfg.successors(block_id) if forward else cfg.predecessors(block_id)
+        for node in nexts:
+            if not isinstance(node, int) or (node, narrow is not None) in seen:
+                continue
+            seen.add((node, narrow is not None))
+            n = len(fn.blocks[node].instructions)
+            stack.append((node, -1 if forward else n, narrow))
+
+
+def _producer_findings(ctx):
+    pub = _publication(ctx)
+    observed_roots = set()
+    for ins in pub.flag_loads + pub.tickets:
+        observed_roots |= pub.roots(ins)
+    candidates = list(pub.tickets)
+    candidates += [s for s in pub.flag_stores if pub.roots(s) & observed_roots]
+    writes = {w.index for w in pub.writes}
+    out = []
+    for p in sorted(candidates, key=lambda i: i.index):
+        p_roots = pub.roots(p)
+        unfenced, narrow_fence = None, None
+        for ins, narrow in _walk(ctx, p, forward=False):
+            if ins.index in writes and not (pub.roots(ins) and pub.roots(ins) <= p_roots):
+                if narrow is None:
+                    unfenced = unfenced or ins
+                else:
+                    narrow_fence = narrow_fence or (narrow, ins)
+        if unfenced is not None:
+            out.append(("FENCE001", p, unfenced, None))
+        elif narrow_fence is not None:
+            out.append(("FENCE003", p, narrow_fence[1], narrow_fence[0]))
+    return out
+
+
+def _what(ins: Instruction) -> str:
+    if ins.op == "atom":
+        return f"the atomic `{ins.opcode}`"
+    return f"the {ins.opcode} store"
+
+
+@register(
+    "FENCE001", "publication-without-fence", "error",
+    "Global data is published to other blocks through a flag or atomic ticket with no fence between.",
+    RuleDoc(
+        what_it_does="""
+Finds the producer side of a cross-block hand-off: global stores followed (in the same thread, or in
+other threads of the block before a `__syncthreads()`) by the store of a flag (volatile or relaxed)
+or an atomic ticket that other blocks observe, with no `__threadfence()` (`membar.gl`,
+`fence.sc.gpu`, `fence.acq_rel.gpu`) and no release-qualified operation between.
+""",
+        why_is_this_bad="""
+Without a fence the GPU may make the flag or ticket visible before the data: the block that sees the
+flag (the "last block" of a threadFenceReduction, the consumer of a handshake) reads stale partial
+results. It fails rarely and only under load; no sanitizer tool models it.
+""",
+        example="""
+partial[blockIdx.x] = s;
+unsigned ticket = atomicInc(&count, gridDim.x);     // may overtake the store above
+""",
+        use_instead="""
+partial[blockIdx.x] = s;
+__threadfence();                                   // or cuda::atomic_ref ... memory_order_release
+unsigned ticket = atomicInc(&count, gridDim.x);
+""",
+    ),
+)
+def check_publication(ctx):
+    for code, p, write, fence in _fence_findings(ctx):
+        if code != "FENCE001":
+            continue
+        message = (f"{_what(p)} publishes to other blocks, but the global store at {where(write)} before it "
+                   f"is not fenced: other blocks may see the {'ticket' if p.op == 'atom' else 'flag'} "
+                   f"before the data")
+        notes = [f"the store at {where(write)} (PTX line {write.ptx_line}) reaches {_what(p)} at {where(p)} "
+                 f"(PTX line {p.ptx_line}) with no membar.gl / fence.sc.gpu / release on the way",
+                 "compute-sanitizer does not model cross-block memory ordering; this is from the PTX memory model"]
+        yield diagnostic(ctx, "FENCE001", "error", p, message, notes,
+                         "put `__threadfence()` between the data stores and the publication, or publish with a "
+                         "release (`cuda::atomic_ref<..., thread_scope_device>::store(v, memory_order_release)`)",
+                         {"write_line": ctx.position(write)[1]})
+
+
+@register(
+    "FENCE003", "fence-scope-too-narrow", "error",
+    "A block-scope fence orders a publication that other blocks observe.",
+    RuleDoc(
+        what_it_does="""
+Finds `__threadfence_block()` (`membar.cta`, `fence.*.cta`) used as the only fence between global
+data stores and a flag or atomic ticket that other blocks observe.
+""",
+        why_is_this_bad="""
+A CTA-scope fence only orders the accesses for observers in the same block; a thread of another
+block may still see the flag before the data.
+""",
+        example="""
+partial[blockIdx.x] = s;
+__threadfence_block();
+unsigned ticket = atomicInc(&count, gridDim.x);
+""",
+        use_instead="""
+partial[blockIdx.x] = s;
+__threadfence();
+unsigned ticket = atomicInc(&count, gridDim.x);
+""",
+    ),
+)
+def check_fence_scope(ctx):
+    for code, p, write, fence in _fence_findings(ctx):
+        if code != "FENCE003":
+            continue
+        message = (f"`{fence.opcode}` (block scope) is the only fence between the global store at {where(write)} "
+                   f"and {_what(p)} at {where(p)}, which other blocks observe: use a device-scope fence")
+        notes = [f"{_what(p)} at PTX line {p.ptx_line} publishes to other blocks",
+                 "a CTA-scope fence orders memory only for threads of the same block"]
+        yield diagnostic(ctx, "FENCE003", "error", fence, message, notes,
+                         "use `__threadfence()` (membar.gl / fence.sc.gpu) instead of `__threadfence_block()`",
+                         {"publication_line": ctx.position(p)[1]})
+
+
+def _fence_findings(ctx):
+    found = ctx.__dict__.get("_fence_findings")
+    if found is None:
+        found = ctx.__dict__["_fence_findings"] = _producer_findings(ctx)
+    return found
+
+
+@register(
+    "FENCE002", "consumer-without-acquire", "error",
+    "Data from other blocks is read after observing their flag or ticket, with no fence or acquire between.",
+    RuleDoc(
+        what_it_does="""
+Finds the consumer side of a cross-block hand-off: a thread observes a flag (a volatile/relaxed load,
+typically in a spin loop) or an atomic ticket, and then reads, with plain (weak) loads, global data
+that the kernel's blocks write, with no `__threadfence()` or acquire operation between (also across
+a `__syncthreads()`). Volatile or relaxed reads of the data (the CUDA threadFenceReduction sample's
+shape) are accepted.
+""",
+        why_is_this_bad="""
+Fence-based synchronisation needs both halves: the producer's fence before the flag, and the
+consumer's fence (or an acquire) after observing it. Without the second, plain loads may be served
+from a stale L1 line or reordered before the flag read.
+""",
+        example="""
+if (threadIdx.x == 0) while (*flag == 0) {}
+__syncthreads();
+v = data[threadIdx.x];                  // plain load, may be stale
+""",
+        use_instead="""
+if (threadIdx.x == 0) { while (*flag == 0) {} __threadfence(); }
+__syncthreads();
+v = data[threadIdx.x];
+""",
+    ),
+)
+def check_consumer(ctx):
+    pub = _publication(ctx)
+    if not pub.written_roots:
+        return
+    data = {ins.index for ins in pub.data_loads}
+    seen, positions = set(), set()
+    for obs in sorted(pub.flag_loads + pub.tickets, key=lambda i: i.index):
+        obs_roots = pub.roots(obs)
+        for ins, _ in _walk(ctx, obs, forward=True):
+            if ins.index not in data or ins.index in seen:
+                continue
+            roots = pub.roots(ins)
+            if not roots or not (roots & pub.written_roots) or roots & obs_roots:
+                continue
+            seen.add(ins.index)
+            position = ctx.position(ins)
+            message = (f"global data read at {where(ins)} after observing {_what(obs) if obs.op == 'atom' else 'the flag read'} "
+                       f"at {where(obs)} with no fence or acquire between: the load may see data older than the flag")
+            notes = [f"observation: {obs.opcode} at PTX line {obs.ptx_line}; data load: {ins.opcode} at PTX line "
+                     f"{ins.ptx_line} from memory this kernel writes ({', '.join(sorted(roots & pub.written_roots))})",
+                     "compute-sanitizer does not model cross-block memory ordering; this is from the PTX memory model"]
+            if position in positions:  # an unrolled loop: one finding per source line
+                continue
+            positions.add(position)
+            yield diagnostic(ctx, "FENCE002", "error", ins, message, notes,
+                             "put `__threadfence()` after observing the flag (before `__syncthreads()` if other "
+                             "threads read the data), or read the flag with an acquire load",
+                             {"observation_line": ctx.position(obs)[1]})

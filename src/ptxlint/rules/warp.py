@@ -1,0 +1,66 @@
+"""WARP: warp-synchronous shared-memory code that relies on lock-step execution (pre-Volta idiom)."""
+
+from __future__ import annotations
+
+from .race import conflict_notes, shared_conflicts
+from .registry import RuleDoc, register
+from .sync import diagnostic, where
+
+
+@register(
+    "WARP001", "warp-synchronous-without-syncwarp", "error",
+    "Lanes of one warp read shared memory that other lanes of the warp wrote, with no `__syncwarp()` between.",
+    RuleDoc(
+        what_it_does="""
+Finds shared-memory accesses where one lane of a warp reads (or overwrites) what another lane of the
+same warp wrote, with neither `__syncwarp()` (`bar.warp.sync`) nor `__syncthreads()` between: the
+unrolled `volatile` last-warp reduction, per-warp scratch buffers. Reported once per kernel, at the
+first such access, with the pair of lanes.
+""",
+        why_is_this_bad="""
+Since Volta (sm_70) the lanes of a warp are scheduled independently: lock-step execution is not
+guaranteed, and `volatile` only keeps the loads and stores in place, it does not order lanes.
+compute-sanitizer's racecheck reports these only as warnings.
+""",
+        example="""
+if (tid < 32) {
+    volatile float* v = sdata;
+    v[tid] += v[tid + 32];
+    v[tid] += v[tid + 16];     // lane t reads what lane t+16 just wrote
+}
+""",
+        use_instead="""
+if (tid < 32) {
+    float v = sdata[tid] + sdata[tid + 32];
+    for (int off = 16; off > 0; off >>= 1) {
+        __syncwarp(); sdata[tid] = v; __syncwarp();
+        v += sdata[tid + off];
+    }
+}
+// or, better, __shfl_down_sync on registers
+""",
+    ),
+)
+def check_warp_synchronous(ctx):
+    conflicts = shared_conflicts(ctx)
+    block_pairs = {(id(c.first), id(c.second)) for c in conflicts["block"]}
+    found = [c for c in conflicts["warp"] if (id(c.first), id(c.second)) not in block_pairs]
+    if not found:
+        return
+    found.sort(key=lambda c: (ctx.position(c.second.instruction)[1] or 0, c.second.instruction.index))
+    c = found[0]
+    b = c.second.instruction
+    lines = sorted({ctx.position(x.first.instruction)[1] for x in found} |
+                   {ctx.position(x.second.instruction)[1] for x in found})
+    message = (f"warp-synchronous shared memory without __syncwarp ({c.hazard}): lanes of one warp "
+               f"exchange data through shared memory at {where(b)} and {where(c.first.instruction)}; "
+               f"independent thread scheduling (sm_70+) does not keep them in step")
+    notes = conflict_notes(ctx, c)
+    if len(lines) > 2:
+        notes.append(f"the same pattern covers lines {', '.join(map(str, lines))}")
+    notes.append("`volatile` keeps each access in place but does not order the lanes of a warp")
+    notes += sorted(set(c.first.notes) | set(c.second.notes))
+    fix = ("put `__syncwarp()` between each write and the reads of other lanes (and between those reads and "
+           "the next write), or exchange the values with `__shfl_*_sync`")
+    yield diagnostic(ctx, "WARP001", "error", b, message, notes, fix,
+                     {"hazard": c.hazard, "threads": list(c.threads), "lines": lines})

@@ -105,8 +105,7 @@ def analyse_shared_accesses(ctx) -> list:
             continue
         access = MemoryAccess(
             instruction=ins, space=space, kind=kind, bits=access_bits(ins),
-            variables=sorted({lanes.shared_symbols.get(s) or lanes.table.origin.get(s, s) for s in _symbols(addresses)
-                              if s in lanes.shared_symbols or lanes.table.origin.get(s, "").startswith("the address of")}),
+            variables=sorted({lanes.variable_symbols[s] for s in _symbols(addresses) if s in lanes.variable_symbols}),
             generic=generic, matrices=matrix_count(ins),
         )
         loop = innermost_loop(ctx, ctx.function.block_of(ins).id)

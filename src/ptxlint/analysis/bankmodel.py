@@ -20,6 +20,7 @@ of distinct data in each phase group. Architectures before sm_50 (Kepler) use 8-
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -67,23 +68,42 @@ class BankModel:
         """lanes: [(lane, address, nbytes)] -> (wavefronts, distinct words, worst BankConflict).
 
         Without broadcast (atomics) every lane's word access counts separately."""
-        per_bank: dict = {}
-        lanes_of_word: dict = {}
-        for lane, address, nbytes in lanes:
-            for word in self.words(address, nbytes):
-                per_bank.setdefault(self.bank(word), []).append((word, lane))
-                lanes_of_word.setdefault(word, []).append(lane)
-        if not per_bank:
+        if not lanes:
             return 0, 0, None
-
-        def depth(bank):
-            hits = per_bank[bank]
-            return len({w for w, _ in hits}) if broadcast else len(hits)
-
-        worst_bank = max(per_bank, key=lambda b: (depth(b), -b))
-        words = sorted({w for w, _ in per_bank[worst_bank]})
-        lanes_hit = sorted({lane for _, lane in per_bank[worst_bank]})
-        return depth(worst_bank), len(lanes_of_word), BankConflict(worst_bank, lanes_hit, words)
+        bank_bytes, banks = self.bank_bytes, self.banks
+        if broadcast and all(a % bank_bytes + n <= bank_bytes for _, a, n in lanes):
+            # one word per lane (the common case): count distinct words per bank
+            words = {a // bank_bytes for _, a, _ in lanes}
+            depth = Counter(w % banks for w in words)
+            worst_bank = min(depth, key=lambda b: (-depth[b], b))
+            worst = BankConflict(
+                worst_bank,
+                sorted({lane for lane, a, _ in lanes if (a // bank_bytes) % banks == worst_bank}),
+                sorted(w for w in words if w % banks == worst_bank),
+            )
+            return depth[worst_bank], len(words), worst
+        words_of_bank: dict = {}
+        hits_of_bank: dict = {}
+        all_words = set()
+        for lane, address, nbytes in lanes:
+            first = address // bank_bytes
+            last = (address + nbytes - 1) // bank_bytes if nbytes > 1 else first
+            for word in range(first, last + 1):
+                bank = word % banks
+                words = words_of_bank.get(bank)
+                if words is None:
+                    words = words_of_bank[bank] = set()
+                    hits_of_bank[bank] = []
+                words.add(word)
+                hits_of_bank[bank].append(lane)
+                all_words.add(word)
+        if broadcast:
+            depth = {b: len(w) for b, w in words_of_bank.items()}
+        else:
+            depth = {b: len(h) for b, h in hits_of_bank.items()}
+        worst_bank = min(depth, key=lambda b: (-depth[b], b))
+        worst = BankConflict(worst_bank, sorted(set(hits_of_bank[worst_bank])), sorted(words_of_bank[worst_bank]))
+        return depth[worst_bank], len(all_words), worst
 
     def _ideal(self, distinct_words: int) -> int:
         return -(-distinct_words // self.banks) if distinct_words else 0

@@ -27,6 +27,11 @@ def _bits_of(type_name: Optional[str], default: int = 32) -> int:
     return int(digits) if digits else default
 
 
+class Varying(list):
+    """Per-thread values that are all different unknowns (data loaded per thread, clocks, ...).
+    Anything computed from them is again all-different and unknown, so it is not computed."""
+
+
 class LaneEvaluator:
     """Answers: what value does this operand have in each thread, and which threads execute here."""
 
@@ -46,6 +51,8 @@ class LaneEvaluator:
         self._variables = {v.name: v for v in ctx.module.variables}
         self._variables.update({v.name: v for v in self.function.variables})
         self._kernel_params = {p.name for p in self.function.params} if self.function.is_kernel else set()
+        self._site = None
+        self.variable_symbols: dict = {}  # symbol -> variable name, for every declared variable
         # set on evaluators made by `for_iteration`: one iteration of one loop, values pinned
         self.iteration: Optional[LoopIteration] = None
         self._shared_memo: dict = self._memo  # memo for definitions outside the pinned loop
@@ -344,6 +351,7 @@ class LaneEvaluator:
         if var is not None:
             origin = f"the address of {var.space} variable {name}"
             sym = self.table.symbol(("address", name), origin, uniform=True)
+            self.variable_symbols[sym] = name
             if var.space == "shared":
                 self.shared_symbols[sym] = name
             return (0, ((sym, 1),))
@@ -360,7 +368,7 @@ class LaneEvaluator:
     def _opaque(self, key, value_hint) -> tuple:
         """An unknown that is equal for equal keys: uniform when every thread builds the same key.
         Its description names the first unknown it was computed from."""
-        return self.table.value(("opaque", key), self._root_origin(key), True)
+        return self.table.value(("opaque", key), lambda: self._root_origin(key), True)
 
     def _root_origin(self, key) -> str:
         stack = [key]
@@ -375,6 +383,7 @@ class LaneEvaluator:
 
     # ---- instruction semantics
     def _evaluate_definition(self, ins: Instruction, reg: Register) -> list:
+        self._site = (ins.index, reg.name)
         op = ins.op
         ops = ins.operands
         n = self.n
@@ -403,53 +412,74 @@ class LaneEvaluator:
         if op in ("ld", "ldu", "atom", "shfl", "vote", "redux", "match", "tex", "tld4", "suld", "ldmatrix",
                   "activemask", "elect", "mbarrier", "cp", "wgmma", "mma"):
             return self._loaded(ins, reg)
+        lift = self._lift
+        wide = "wide" in ins.modifiers
         if op == "add":
-            a, b = src(1), src(2)
-            return [S.wrap(S.add(x, y), bits, signed) for x, y in zip(a, b)]
+            return lift(lambda x, y: S.wrap(S.add(x, y), bits, signed), src(1), src(2))
         if op == "sub":
-            a, b = src(1), src(2)
-            return [S.wrap(S.sub(x, y), bits, signed) for x, y in zip(a, b)]
+            return lift(lambda x, y: S.wrap(S.sub(x, y), bits, signed), src(1), src(2))
         if op == "neg":
-            return [S.wrap(S.neg(x), bits, signed) for x in src(1)]
-        if op == "mul" and ("lo" in ins.modifiers or "wide" in ins.modifiers or t in ("u64", "s64", "b64")):
-            a, b = src(1), src(2)
-            if "wide" in ins.modifiers:
-                a = [S.wrap(x, bits, signed) for x in a]
-                b = [S.wrap(x, bits, signed) for x in b]
-                return [S.wrap(self._mul(x, y), 2 * bits, signed) for x, y in zip(a, b)]
-            return [S.wrap(self._mul(x, y), bits, signed) for x, y in zip(a, b)]
-        if op == "mad" and ("lo" in ins.modifiers or "wide" in ins.modifiers):
-            a, b, c = src(1), src(2), src(3)
-            width = 2 * bits if "wide" in ins.modifiers else bits
-            if "wide" in ins.modifiers:
-                a = [S.wrap(x, bits, signed) for x in a]
-                b = [S.wrap(x, bits, signed) for x in b]
-            return [S.wrap(S.add(self._mul(x, y), z), width, signed) for x, y, z in zip(a, b, c)]
+            return lift(lambda x: S.wrap(S.neg(x), bits, signed), src(1))
+        if op == "mul" and ("lo" in ins.modifiers or wide or t in ("u64", "s64", "b64")):
+            if wide:
+                return lift(lambda x, y: S.wrap(self._mul(S.wrap(x, bits, signed), S.wrap(y, bits, signed)),
+                                                2 * bits, signed), src(1), src(2))
+            return lift(lambda x, y: S.wrap(self._mul(x, y), bits, signed), src(1), src(2))
+        if op == "mad" and ("lo" in ins.modifiers or wide):
+            if wide:
+                return lift(lambda x, y, z: S.wrap(S.add(self._mul(S.wrap(x, bits, signed), S.wrap(y, bits, signed)),
+                                                         z), 2 * bits, signed), src(1), src(2), src(3))
+            return lift(lambda x, y, z: S.wrap(S.add(self._mul(x, y), z), bits, signed), src(1), src(2), src(3))
         if op == "shl":
-            a, b = src(1), src(2)
-            return [S.wrap(S.scale(x, 1 << y[0]), bits) if S.is_known(y) and y[0] < bits else
-                    self._opaque(("shl", x, y), None) for x, y in zip(a, b)]
+            return lift(lambda x, y: S.wrap(S.scale(x, 1 << y[0]), bits) if S.is_known(y) and 0 <= y[0] < bits
+                        else self._opaque(("shl", x, y), None), src(1), src(2))
         if op == "setp":
             return self._compare(ins, reg)
         if op == "selp":
-            a, b, p = src(1), src(2), src(3)
-            return [x if (S.is_known(q) and q[0]) else y if S.is_known(q) else
-                    (x if x == y else self._opaque(("selp", x, y, q), None)) for x, y, q in zip(a, b, p)]
+            return lift(lambda x, y, q: x if (S.is_known(q) and q[0]) else y if S.is_known(q) else
+                        (x if x == y else self._opaque(("selp", x, y, q), None)), src(1), src(2), src(3))
         if op in _CONCRETE_OPS:
-            args = [src(k) for k in range(1, len(ops))]
-            out = []
-            for i in range(n):
-                vals = [a[i] for a in args]
-                if all(S.is_known(v) for v in vals):
+            fn = _CONCRETE_OPS[op]
+
+            def concrete(*vals):
+                if all(not v[1] for v in vals):
                     try:
-                        out.append(S.wrap(S.const(_CONCRETE_OPS[op](ins, [v[0] for v in vals], bits, signed)),
-                                          bits if op != "mul" or "hi" in ins.modifiers else bits, signed))
+                        return S.wrap(S.const(fn(ins, [v[0] for v in vals], bits, signed)), bits, signed)
                     except (ZeroDivisionError, ValueError, IndexError):
-                        out.append(self._opaque((op, tuple(vals)), None))
-                else:
-                    out.append(self._simplify_unknown(op, ins, vals, bits))
-            return out
+                        return self._opaque((op, vals), None)
+                return self._simplify_unknown(op, ins, list(vals), bits)
+
+            args = [src(k) for k in range(1, len(ops))]
+            if op not in ("and", "rem") and any(_all_distinct_unknowns(v) for v in args):
+                # a non-linear function of per-thread unknowns: per-thread unknowns again
+                return self._fresh(("derived", self._site), "a value computed from per-thread unknowns")
+            return lift(concrete, *args)
         return self._loaded(ins, reg)
+
+    def _fresh(self, site, origin) -> Varying:
+        """A new all-different unknown per thread, for the value defined at `site`: one named
+        symbol for the site, suffixed `#thread` per thread (not interned: there are many)."""
+        base = self.table.symbol(("fresh", site), origin, uniform=False)
+        return Varying((0, ((f"{base}#{t}", 1),)) for t in range(self.n))
+
+    def _lift(self, fn, *vectors) -> list:
+        """Apply a per-thread function to per-thread values: once when every input is the same
+        in all threads (the common case for uniform values), once per distinct input otherwise."""
+        for v in vectors:
+            if type(v) is Varying:
+                origin = self.table.origin.get(v[0][1][0][0], "unknowns") if v[0][1] else "unknowns"
+                return self._fresh(("derived", self._site), lambda o=origin: o if o.startswith("a value computed")
+                                   else f"a value computed from {o}")
+        if all(v.count(v[0]) == len(v) for v in vectors):
+            return [fn(*(v[0] for v in vectors))] * self.n
+        seen: dict = {}
+        out = []
+        for args in zip(*vectors):
+            result = seen.get(args)
+            if result is None:
+                result = seen[args] = fn(*args)
+            out.append(result)
+        return out
 
     def _simplify_unknown(self, op, ins, vals, bits):
         """A bitwise/divide op with unknown inputs: exact when the unknowns cannot reach the result."""
@@ -478,14 +508,12 @@ class LaneEvaluator:
     def _convert(self, ins: Instruction, values: list) -> list:
         types = [m for m in ins.modifiers if m[:1] in "usbf" and m[1:].isdigit()]
         if len(types) < 2 or types[0].startswith("f") or types[1].startswith("f"):
-            return [v if S.is_known(v) and not types else self._opaque(("cvt", ins.opcode, v), None) for v in values]
+            return self._lift(lambda v: v if S.is_known(v) and not types else
+                              self._opaque(("cvt", ins.opcode, v), None), values)
         dst, srct = types[0], types[1]
         src_bits, dst_bits = _bits_of(srct), _bits_of(dst)
-        out = []
-        for v in values:
-            v = S.wrap(v, src_bits, srct.startswith("s"))
-            out.append(S.wrap(v, dst_bits, dst.startswith("s")))
-        return out
+        src_signed, dst_signed = srct.startswith("s"), dst.startswith("s")
+        return self._lift(lambda v: S.wrap(S.wrap(v, src_bits, src_signed), dst_bits, dst_signed), values)
 
     def _compare(self, ins: Instruction, reg: Register) -> list:
         cmp = ins.modifiers[0] if ins.modifiers else "eq"
@@ -499,26 +527,28 @@ class LaneEvaluator:
             c = self.operand(ins, ops[3])
         signed = ins.type in _SIGNED
         bits = _bits_of(ins.type)
-        out = []
-        for i in range(self.n):
-            d = S.sub(a[i], b[i])
-            if S.is_known(d):
-                x = S.wrap(a[i], bits, signed)[0] if S.is_known(a[i]) else 0
-                y = S.wrap(b[i], bits, signed)[0] if S.is_known(b[i]) else d[0] * -1
-                if not (S.is_known(a[i]) and S.is_known(b[i])):
-                    x, y = d[0], 0  # same unknown on both sides: compare the difference
-                result = _COMPARE.get(cmp, lambda x, y: None)(x, y)
-                value = S.const(int(result)) if result is not None else self._opaque(("setp", a[i], b[i], cmp), None)
+        compare = _COMPARE.get(cmp)
+
+        def one(x, y, z=None):
+            d = S.sub(x, y)
+            if S.is_known(d) and compare is not None:
+                if S.is_known(x) and S.is_known(y):
+                    result = compare(S.wrap(x, bits, signed)[0], S.wrap(y, bits, signed)[0])
+                else:
+                    result = compare(d[0], 0)  # the same unknown on both sides: compare the difference
+                value = S.const(int(result))
             else:
-                value = self._opaque(("setp", cmp, a[i], b[i]), None)
-            if combine and S.is_known(value) and S.is_known(c[i]):
-                v, w = value[0], c[i][0]
-                value = S.const({"and": v & w, "or": v | w, "xor": v ^ w}[combine])
-            elif combine:
-                value = self._opaque(("setp-combine", value, c[i], combine), None)
-            out.append(value)
+                value = self._opaque(("setp", cmp, x, y), None)
+            if combine is None:
+                return value
+            if S.is_known(value) and S.is_known(z):
+                v, w = value[0], z[0]
+                return S.const({"and": v & w, "or": v | w, "xor": v ^ w}[combine])
+            return self._opaque(("setp-combine", value, z, combine), None)
+
+        out = self._lift(one, a, b, c) if combine else self._lift(one, a, b)
         if isinstance(first, PairOperand) and reg == first.second:
-            return [S.const(1 - v[0]) if S.is_known(v) else self._opaque(("not", v), None) for v in out]
+            return self._lift(lambda v: S.const(1 - v[0]) if S.is_known(v) else self._opaque(("not", v), None), out)
         return out
 
     def _loaded(self, ins: Instruction, reg: Register) -> list:
@@ -539,9 +569,11 @@ class LaneEvaluator:
             addr = self.address(ins)
             if addr is not None and S.uniform_across(addr):
                 return self._uniform_unknown(("load", ins.index, reg.name, addr[0]), f"the value loaded at {where}")
-            return [self.table.value(("load", ins.index, reg.name, addr[i] if addr else i), f"the value loaded at {where}")
-                    for i in range(self.n)]
-        return [self.table.value((op, ins.index, reg.name, i), f"the {ins.op} result at {where}") for i in range(self.n)]
+            if addr is None or type(addr) is Varying or len(set(addr)) == len(addr):
+                return self._fresh(("load", ins.index, reg.name), f"the value loaded at {where}")
+            # threads that read one address read one value
+            return [self.table.value(("load", ins.index, reg.name, a), f"the value loaded at {where}") for a in addr]
+        return self._fresh((op, ins.index, reg.name), f"the {ins.op} result at {where}")
 
     def _per_warp_unknown(self, key, origin) -> list:
         return [self.table.value((key, i // 32), origin) for i in range(self.n)]
@@ -570,6 +602,13 @@ class LoopIteration:
 
     def __init__(self, header, body, values, active) -> None:
         self.header, self.body, self.values, self.active = header, body, values, active
+
+
+def _all_distinct_unknowns(values: list) -> bool:
+    """Every thread holds a different value and none is known."""
+    if type(values) is Varying:
+        return True
+    return all(v[1] for v in values) and len(set(values)) == len(values)
 
 
 def _u(x, bits):

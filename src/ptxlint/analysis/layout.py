@@ -69,27 +69,30 @@ def suggest_layout_fix(ctx, access) -> Optional[LayoutFix]:
     if row is None:
         return None
     element = max(min(access.bits // 8, 16), 1)
-    before = [_remap_cost(ctx, a, lambda x: x) for a in siblings]
-    mine = siblings.index(access)
+    mine_before = (access.wavefronts, access.ideal)
     variable = ctx.lanes._variables.get(name)
     size = variable.size_bytes if variable is not None else None
 
-    def acceptable(costs) -> bool:
-        wf, ideal = costs[mine]
-        if wf > ideal:
-            return False
-        return all(c[0] <= b[0] for c, b in zip(costs, before))
+    def verified(remap) -> Optional[tuple]:
+        """The access's cost under `remap` if it is conflict-free and no sibling gets worse."""
+        cost = _remap_cost(ctx, access, remap)
+        if cost[0] > cost[1]:
+            return None
+        for other in siblings:
+            if other is not access and _remap_cost(ctx, other, remap)[0] > other.wavefronts:
+                return None
+        return cost
 
     for pad_elements in (1, 2, 4):
         pad = pad_elements * element
-        costs = [_remap_cost(ctx, a, lambda x, r=row, p=pad: x + p * (x // r)) for a in siblings]
-        if acceptable(costs):
+        cost = verified(lambda x, r=row, p=pad: x + p * (x // r))
+        if cost is not None:
             cols = row // element
             shape = f"[{size // row}][{cols + pad_elements}]" if size and size % row == 0 else f"[...][{cols + pad_elements}]"
             was = f"[{size // row}][{cols}]" if size and size % row == 0 else f"[...][{cols}]"
             text = (f"pad each {row}-byte row by {pad_elements} element{'s' if pad_elements > 1 else ''}: declare "
                     f"`{source_name(name)}` as {shape} instead of {was} ({element}-byte elements)")
-            return LayoutFix("padding", text, before[mine][0], costs[mine][0], costs[mine][1])
+            return LayoutFix("padding", text, mine_before[0], cost[0], cost[1])
     cols = row // element
     if cols >= 2 and cols & (cols - 1) == 0:
 
@@ -98,9 +101,9 @@ def suggest_layout_fix(ctx, access) -> Optional[LayoutFix]:
             column, within = divmod(offset, e)
             return line * r + ((column ^ (line % n)) * e) + within
 
-        costs = [_remap_cost(ctx, a, swizzle) for a in siblings]
-        if acceptable(costs):
+        cost = verified(swizzle)
+        if cost is not None:
             text = (f"XOR-swizzle `{source_name(name)}`: in every access use column `c ^ (r % {cols})` for row r "
                     f"({cols} elements of {element} bytes per row); no extra memory")
-            return LayoutFix("swizzle", text, before[mine][0], costs[mine][0], costs[mine][1])
+            return LayoutFix("swizzle", text, mine_before[0], cost[0], cost[1])
     return None

@@ -53,17 +53,38 @@ def sub(a: Value, b: Value) -> Value:
     return add(a, neg(b))
 
 
+class _Origins(dict):
+    """Symbol -> description; a description may be a callable, computed on first use (most
+    symbols never appear in a message)."""
+
+    def __getitem__(self, key):
+        if key not in self and isinstance(key, str) and "#" in key:
+            key = key.split("#", 1)[0]  # a per-thread copy of a symbol: the symbol's description
+        value = dict.__getitem__(self, key)
+        if callable(value):
+            value = value()
+            self[key] = value
+        return value
+
+    def get(self, key, default=None):
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+
 @dataclass
 class SymbolTable:
     """Interns opaque symbols and remembers, for messages, where each came from."""
 
     def __post_init__(self) -> None:
         self._by_key: dict = {}
-        self.origin: dict = {}
+        self.origin: dict = _Origins()
         self.uniform: dict = {}
 
-    def symbol(self, key, origin: str, uniform: bool) -> str:
-        """The symbol for `key` (the same key gives the same symbol)."""
+    def symbol(self, key, origin, uniform: bool) -> str:
+        """The symbol for `key` (the same key gives the same symbol). `origin` is a description
+        or a function returning one."""
         name = self._by_key.get(key)
         if name is None:
             name = f"u{len(self._by_key)}" if uniform else f"v{len(self._by_key)}"
@@ -72,7 +93,7 @@ class SymbolTable:
             self.uniform[name] = uniform
         return name
 
-    def value(self, key, origin: str, uniform: bool = True) -> Value:
+    def value(self, key, origin, uniform: bool = True) -> Value:
         return (0, ((self.symbol(key, origin, uniform), 1),))
 
 

@@ -456,8 +456,17 @@ def _describe_expected(expected) -> str:
     return ", ".join(ordered)
 
 
+def _last_line(text: str) -> int:
+    return len(text.rstrip().split("\n"))
+
+
+def _shown(token_text: str) -> str:
+    first = token_text.split("\n", 1)[0]
+    return repr(first[:40] + ("..." if len(first) > 40 or "\n" in token_text else ""))
+
+
 def _syntax_error(path: str, text: str, err: UnexpectedInput, line_offset: int) -> InputError:
-    line = (err.line if err.line not in (None, -1) else text.count("\n") + 1) + line_offset
+    line = (err.line if err.line not in (None, -1) else _last_line(text)) + line_offset
     column = err.column if err.column not in (None, -1) else 1
     if isinstance(err, UnexpectedCharacters):
         char = text[err.pos_in_stream] if err.pos_in_stream < len(text) else ""
@@ -469,10 +478,10 @@ def _syntax_error(path: str, text: str, err: UnexpectedInput, line_offset: int) 
         message = f"syntax error: unexpected end of file; expected {_describe_expected(err.expected)}"
     elif isinstance(err, UnexpectedToken):
         tok = err.token
-        shown = "end of file" if tok.type == "$END" else repr(str(tok))
+        shown = "end of file" if tok.type == "$END" else _shown(str(tok))
         message = f"syntax error: unexpected {shown}; expected {_describe_expected(err.expected)}"
         if tok.type == "$END":
-            line = text.count("\n") + 1 + line_offset
+            line = _last_line(text) + line_offset
     else:
         message = f"syntax error: {err}"
     return InputError(path, message, line, column)

@@ -452,7 +452,8 @@ class LaneEvaluator:
             args = [src(k) for k in range(1, len(ops))]
             if op not in ("and", "rem") and any(_all_distinct_unknowns(v) for v in args):
                 # a non-linear function of per-thread unknowns: per-thread unknowns again
-                return self._fresh(("derived", self._site), "a value computed from per-thread unknowns")
+                source = next(v for v in args if _all_distinct_unknowns(v))
+                return self._fresh(("derived", self._site), self._derived_origin(source))
             return lift(concrete, *args)
         return self._loaded(ins, reg)
 
@@ -462,14 +463,23 @@ class LaneEvaluator:
         base = self.table.symbol(("fresh", site), origin, uniform=False)
         return Varying((0, ((f"{base}#{t}", 1),)) for t in range(self.n))
 
+    def _derived_origin(self, source: list):
+        """Description of a value computed from the unknowns in `source` (computed lazily)."""
+        first = source[0]
+        symbol = first[1][0][0] if first[1] else None
+
+        def describe():
+            origin = self.table.origin.get(symbol, "unknowns") if symbol else "unknowns"
+            return origin if origin.startswith("a value computed") else f"a value computed from {origin}"
+
+        return describe
+
     def _lift(self, fn, *vectors) -> list:
         """Apply a per-thread function to per-thread values: once when every input is the same
         in all threads (the common case for uniform values), once per distinct input otherwise."""
         for v in vectors:
             if type(v) is Varying:
-                origin = self.table.origin.get(v[0][1][0][0], "unknowns") if v[0][1] else "unknowns"
-                return self._fresh(("derived", self._site), lambda o=origin: o if o.startswith("a value computed")
-                                   else f"a value computed from {o}")
+                return self._fresh(("derived", self._site), self._derived_origin(v))
         if all(v.count(v[0]) == len(v) for v in vectors):
             return [fn(*(v[0] for v in vectors))] * self.n
         seen: dict = {}

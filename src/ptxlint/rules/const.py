@@ -58,6 +58,10 @@ out[i] = in[i] * __ldg(&g_table[threadIdx.x % 32]);
 def check_nonuniform_constant(ctx):
     u = ctx.uniformity
     seen = set()
+    candidates = [i for i in ctx.function.instructions if i.op in ("ld", "ldu") and i.space == "const"
+                  and isinstance(getattr(i.memory_operand(), "base", None), Register)]
+    if not any(u.is_divergent(i, i.memory_operand().base, WARP) for i in candidates):
+        return  # every constant read is warp-uniform: no need for per-lane addresses
     for access in ctx.shared_accesses:
         if access.space != "const" or access.kind != "load":
             continue

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..frontend.ir import Instruction
+from ..frontend.ir import Instruction, Register, Symbol
 from .registry import RuleDoc, register
 from .sync import diagnostic, where
 
@@ -45,14 +45,15 @@ class Publication:
 
     def __init__(self, ctx) -> None:
         self.ctx = ctx
+        self._roots: dict = {}
+        self._shared_names = {v.name for v in ctx.module.variables + ctx.function.variables if v.space == "shared"}
         fn = ctx.function
-        shared_generic = {a.instruction.index for a in ctx.shared_accesses if a.generic}
         used = set()
         for ins in fn.instructions:
             used.update(r.name for r in ins.sources())
         self.writes, self.flag_stores, self.tickets, self.flag_loads, self.data_loads = [], [], [], [], []
         for ins in fn.instructions:
-            if not _global_like(ins) or ins.index in shared_generic:
+            if not _global_like(ins):
                 continue
             if ins.op == "st":
                 if any(m in ins.modifiers for m in _ORDERED) and not _releases(ins):
@@ -70,22 +71,58 @@ class Publication:
                     self.flag_loads.append(ins)
                 else:
                     self.data_loads.append(ins)
+        # nothing is handed between blocks: skip the per-thread address work
+        self.relevant = bool(self.writes and (self.tickets or self.flag_stores or self.flag_loads))
+        if self.relevant:
+            # generic accesses that turn out to be shared memory are not cross-block traffic
+            self.writes = [i for i in self.writes if not self.is_shared(i)]
+            self.flag_stores = [i for i in self.flag_stores if not self.is_shared(i)]
+            self.tickets = [i for i in self.tickets if not self.is_shared(i)]
+            self.flag_loads = [i for i in self.flag_loads if not self.is_shared(i)]
         self.written_roots = set()
-        for ins in self.writes:
+        for ins in self.writes if self.relevant else ():
             self.written_roots |= self.roots(ins)
+
+    def _address_symbols(self, ins: Instruction) -> tuple:
+        """Names (parameters, variables) the address of `ins` is computed from, by following
+        definitions back (cheap: no per-thread evaluation)."""
+        found = self._roots.get(ins.index)
+        if found is not None:
+            return found
+        mem = ins.memory_operand()
+        names = set()
+        if mem is not None and isinstance(mem.base, Symbol):
+            names.add(mem.base.name)
+        elif mem is not None and isinstance(mem.base, Register):
+            dataflow, instructions = self.ctx.dataflow, self.ctx.function.instructions
+            stack, seen = [(ins, mem.base)], set()
+            while stack and len(seen) < 200:
+                at, reg = stack.pop()
+                for d in dataflow.definitions(at, reg):
+                    if d in seen:
+                        continue
+                    seen.add(d)
+                    df = instructions[d]
+                    if df.op == "ld" and df.space == "param":
+                        base = df.memory_operand().base if df.memory_operand() is not None else None
+                        if isinstance(base, Symbol):
+                            names.add(base.name)
+                        continue
+                    if df.op in ("ld", "ldu", "atom"):
+                        continue  # a pointer loaded from memory: its target is unknown
+                    for operand in df.operands[1:]:
+                        if isinstance(operand, Symbol):
+                            names.add(operand.name)
+                    stack.extend((df, r) for r in df.sources() if not r.is_special)
+        found = self._roots[ins.index] = tuple(sorted(names))
+        return found
+
+    def is_shared(self, ins: Instruction) -> bool:
+        return ins.space is None and any(n in self._shared_names for n in self._address_symbols(ins))
 
     def roots(self, ins: Instruction) -> set:
         """The kernel parameters / global variables the address of `ins` is based on."""
-        lanes = self.ctx.lanes
-        addresses = lanes.address(ins)
-        if not addresses:
-            return set()
-        found = set()
-        for sym, _ in addresses[0][1]:
-            origin = lanes.table.origin.get(sym, "")
-            if origin.startswith(("kernel parameter", "parameter", "the address of")):
-                found.add(origin)
-        return found
+        return {n for n in self._address_symbols(ins) if n not in self._shared_names}
 
 
 def _publication(ctx) -> Publication:
@@ -132,6 +169,8 @@ def _walk(ctx, start: Instruction, forward: bool):
 
 def _producer_findings(ctx):
     pub = _publication(ctx)
+    if not pub.relevant:
+        return []
     observed_roots = set()
     for ins in pub.flag_loads + pub.tickets:
         observed_roots |= pub.roots(ins)
@@ -277,7 +316,7 @@ v = data[threadIdx.x];
 )
 def check_consumer(ctx):
     pub = _publication(ctx)
-    if not pub.written_roots:
+    if not pub.relevant or not pub.written_roots:
         return
     data = {ins.index for ins in pub.data_loads}
     seen, positions = set(), set()

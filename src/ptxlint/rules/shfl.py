@@ -6,7 +6,7 @@ from typing import Optional
 
 from ..analysis import symbolic as S
 from ..analysis.uniformity import WARP
-from ..frontend.ir import Instruction
+from ..frontend.ir import Immediate, Instruction, Register
 from .registry import RuleDoc, register
 from .sync import diagnostic, where
 
@@ -24,8 +24,20 @@ def member_mask(ins: Instruction):
     return None
 
 
-def _known(ctx, ins, operand) -> Optional[int]:
-    """The value of an operand when it is the same known number in every thread."""
+def _known(ctx, ins, operand, evaluate: bool = True) -> Optional[int]:
+    """The value of an operand when it is the same known number in every thread: an immediate or a
+    `mov` of one (cheap), else (when `evaluate`) from the per-thread evaluator."""
+    if isinstance(operand, Immediate):
+        return int(operand.value) & FULL if isinstance(operand.value, int) else None
+    if isinstance(operand, Register) and not operand.is_special:
+        defs = ctx.dataflow.definitions(ins, operand)
+        if len(defs) == 1:
+            d = ctx.function.instructions[defs[0]]
+            if d.op == "mov" and d.guard is None and len(d.operands) == 2 and isinstance(d.operands[1], Immediate):
+                value = d.operands[1].value
+                return int(value) & FULL if isinstance(value, int) else None
+    if not evaluate:
+        return None
     values = ctx.lanes.operand(ins, operand)
     if values and S.uniform_across(values) and S.is_known(values[0]):
         return values[0][0] & FULL
@@ -81,11 +93,13 @@ def check_mask(ctx):
         operand = member_mask(ins)
         if operand is None:
             continue
+        block = fn.block_of(ins).id
+        controls = u.divergent_controls(block, WARP)
+        if not controls:
+            continue  # every lane of the warp that reaches the kernel's start runs it
         mask = _known(ctx, ins, operand)
         if mask is None:
             continue  # computed at run time (__activemask(), a ballot): not provably wrong
-        block = fn.block_of(ins).id
-        controls = u.divergent_controls(block, WARP)
         active, notes = ctx.lanes.collect(ctx.lanes.active, ins)
         missing = _named_inactive_lanes(mask, active)
         if not controls and not missing:
@@ -160,7 +174,8 @@ def check_operands(ctx):
             continue
         b_operand, c_operand = ins.operands[2], ins.operands[3]
         problems = []
-        c = _known(ctx, ins, c_operand)
+        # constants only (immediates, `mov` of one): the per-thread evaluator is too slow for every shuffle
+        c = _known(ctx, ins, c_operand, evaluate=False)
         if c is not None:
             segmask, clamp = (c >> 8) & 0x1F, c & 0x1F
             if c >> 13:
@@ -169,7 +184,7 @@ def check_operands(ctx):
                                 if width > 32 else f"the c operand 0x{c:x} does not encode a width")
             elif segmask not in _VALID_SEGMASKS:
                 problems.append(f"width {32 - segmask} (c operand 0x{c:x}) is not a power of two")
-        b = _known(ctx, ins, b_operand)
+        b = _known(ctx, ins, b_operand, evaluate=False)
         if b is not None:
             b_signed = b - (1 << 32) if b >> 31 else b
             if not 0 <= b_signed <= 31:

@@ -18,6 +18,7 @@ class ReachingDefinitions:
         self.cfg = cfg
         self.sites: list = []  # site number -> (instruction index, register name)
         self.sites_of_register: dict = {}
+        self.written: list = [frozenset(r.name for r in ins.destinations()) for ins in function.instructions]
         gen: dict = {}
         kill_regs: dict = {}
         for block in function.blocks:
@@ -57,8 +58,9 @@ class ReachingDefinitions:
         """Indices of the instructions whose write of `reg` may reach `ins` (empty: none, the
         value comes from outside the function or is undefined)."""
         block = self.function.block_of(ins)
+        written = self.written
         for prior in reversed(block.instructions[: ins.index - block.instructions[0].index]):
-            if any(d.name == reg.name for d in prior.destinations()):
+            if reg.name in written[prior.index]:
                 if prior.guard is None:
                     return [prior.index]
                 # a predicated write may not happen: earlier definitions still reach

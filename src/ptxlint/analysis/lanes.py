@@ -9,6 +9,7 @@ with the result, so a finding can say it.
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from typing import Optional
 
 from ..frontend.ir import (
@@ -27,9 +28,106 @@ def _bits_of(type_name: Optional[str], default: int = 32) -> int:
     return int(digits) if digits else default
 
 
-class Varying(list):
-    """Per-thread values that are all different unknowns (data loaded per thread, clocks, ...).
-    Anything computed from them is again all-different and unknown, so it is not computed."""
+class Affine(Sequence):
+    """Per-thread values that share their unknown terms: thread t holds (consts[t], terms).
+
+    Index arithmetic on thread ids stays in this form, and is computed on plain int lists
+    instead of one symbolic value per thread (most of the analysis' work)."""
+
+    __slots__ = ("consts", "terms")
+
+    def __init__(self, consts: list, terms: tuple = ()) -> None:
+        self.consts = consts
+        self.terms = terms
+
+    def __len__(self) -> int:
+        return len(self.consts)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [(c, self.terms) for c in self.consts[i]]
+        return (self.consts[i], self.terms)
+
+    def __iter__(self):
+        terms = self.terms
+        return ((c, terms) for c in self.consts)
+
+    def count(self, value) -> int:
+        return self.consts.count(value[0]) if value[1] == self.terms else 0
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, Affine):
+            return self.terms == other.terms and self.consts == other.consts
+        return list(self) == list(other)
+
+    __hash__ = None
+
+
+def _uniform_vector(value, n: int) -> "Affine":
+    return Affine([value[0]] * n, value[1])
+
+
+def _affine(values) -> Optional["Affine"]:
+    """`values` as an Affine vector, or None when threads differ in their unknown terms."""
+    if type(values) is Affine:
+        return values
+    if type(values) is Varying:
+        return None
+    terms = values[0][1]
+    if any(v[1] != terms for v in values):
+        return None
+    return Affine([v[0] for v in values], terms)
+
+
+def _wrap_consts(consts: list, bits: int, signed: bool) -> list:
+    if bits >= 128:
+        return consts
+    mask = (1 << bits) - 1
+    if signed:
+        half = 1 << (bits - 1)
+        return [((c & mask) ^ half) - half for c in consts]
+    return [c & mask for c in consts]
+
+
+def _uniform_const(vec: "Affine") -> Optional[int]:
+    consts = vec.consts
+    if vec.terms or consts.count(consts[0]) != len(consts):
+        return None
+    return consts[0]
+
+
+class Varying(Sequence):
+    """Per-thread values that are all different unknowns (data loaded per thread, clocks, ...):
+    thread t holds the symbol `base#t`. Anything computed from them is again all-different and
+    unknown, so it is not computed; the per-thread values are made only when looked at."""
+
+    __slots__ = ("base", "n")
+
+    def __init__(self, base: str, n: int) -> None:
+        self.base = base
+        self.n = n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[t] for t in range(self.n)[i]]
+        if i < 0:
+            i += self.n
+        if not 0 <= i < self.n:
+            raise IndexError(i)
+        return (0, ((f"{self.base}#{i}", 1),))
+
+    def count(self, value) -> int:
+        return 1 if value in self else 0
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, Varying):
+            return self.base == other.base and self.n == other.n
+        return list(self) == list(other)
+
+    __hash__ = None
 
 
 class LaneEvaluator:
@@ -80,9 +178,9 @@ class LaneEvaluator:
             return self.register(ins, operand)
         if isinstance(operand, Immediate):
             value = operand.value if isinstance(operand.value, int) else self._float_symbol(operand)
-            return [S.const(value)] * self.n if isinstance(value, int) else [value] * self.n
+            return _uniform_vector(S.const(value) if isinstance(value, int) else value, self.n)
         if isinstance(operand, Symbol):
-            return [self._symbol_address(operand.name)] * self.n
+            return _uniform_vector(self._symbol_address(operand.name), self.n)
         if isinstance(operand, Negated):
             inner = self.operand(ins, operand.operand)
             return [S.const(1 - v[0]) if S.is_known(v) else self._opaque(("not", v), v) for v in inner]
@@ -94,12 +192,14 @@ class LaneEvaluator:
         if mem is None:
             return None
         if mem.base is None:
-            base = [S.ZERO] * self.n
+            base = _uniform_vector(S.ZERO, self.n)
         elif isinstance(mem.base, Register):
             base = self.register(ins, mem.base)
         else:
-            base = [self._symbol_address(mem.base.name)] * self.n
+            base = _uniform_vector(self._symbol_address(mem.base.name), self.n)
         if mem.offset:
+            if type(base) is Affine:
+                return Affine([c + mem.offset for c in base.consts], base.terms)
             return [S.add(v, S.const(mem.offset)) for v in base]
         return base
 
@@ -253,26 +353,32 @@ class LaneEvaluator:
         vectors = [self._definition(d, reg) for d in defs]
         if all(v == vectors[0] for v in vectors[1:]):
             return vectors[0]
-        # a join after a branch: each thread takes the definition on the path it executed
-        actives = [self.block_active(fn.block_of(fn.instructions[d]).id) for d in defs]
+        # a join after a branch: each thread takes the definition on the path it executed;
+        # where several are, the one that the others dominate (the latest) wins
+        blocks = [fn.block_of(fn.instructions[d]).id for d in defs]
+        actives = [self.block_active(b) for b in blocks]
+        k_range = range(len(defs))
+        shadowed = {(k, j) for k in k_range for j in k_range
+                    if j != k and blocks[k] != blocks[j] and cfg.dominates(blocks[k], blocks[j])}
         out = []
-        unresolved = False
+        unresolved = 0
+        fresh = None
         for t in range(self.n):
-            chosen = [k for k in range(len(defs)) if actives[k][t] is True]
+            chosen = [k for k in k_range if actives[k][t] is True]
             if len(chosen) > 1:
-                # the latest definition along dominance wins
-                chosen = [k for k in chosen if not any(
-                    j != k and cfg.dominates(fn.block_of(fn.instructions[defs[k]]).id,
-                                             fn.block_of(fn.instructions[defs[j]]).id) and defs[j] != defs[k]
-                    for j in chosen)]
+                chosen = [k for k in chosen if not any((k, j) in shadowed for j in chosen)]
             if len(chosen) == 1:
                 out.append(vectors[chosen[0]][t])
             else:
-                unresolved = True
-                out.append(self._opaque(("join", ins.index, reg.name, t), None))
+                unresolved += 1
+                if fresh is None:
+                    fresh = self._fresh(("join", ins.index, reg.name), f"{reg.name} after the paths merge")
+                out.append(fresh[t])
         if unresolved:
             self._note(f"{reg.name} at PTX line {ins.ptx_line} merges values from several paths; "
                        "some threads' values are unknown")
+        if unresolved == self.n:
+            return fresh
         return out
 
     def _induction(self, reg: Register, header, inside: list, outside: list) -> list:
@@ -322,11 +428,11 @@ class LaneEvaluator:
         dims = self.shape.dims
         if name.startswith("%tid."):
             axis = "xyz".index(name[-1])
-            return [S.const(t[axis]) for t in threads]
+            return Affine([t[axis] for t in threads])
         if name.startswith("%ntid."):
-            return [S.const(dims["xyz".index(name[-1])])] * self.n
+            return Affine([dims["xyz".index(name[-1])]] * self.n)
         if name == "%laneid":
-            return [S.const(i % 32) for i in range(self.n)]
+            return Affine([i % 32 for i in range(self.n)])
         if name == "%warpid":
             self._note("%warpid is the hardware warp slot, not threadIdx/32; treated as a uniform unknown")
             return [self.table.value(("special", name, i // 32), name) for i in range(self.n)]
@@ -363,7 +469,7 @@ class LaneEvaluator:
         return self.table.value(("float", imm.text), f"float {imm.text}")
 
     def _uniform_unknown(self, key, origin: str) -> list:
-        return [self.table.value(key, origin, True)] * self.n
+        return _uniform_vector(self.table.value(key, origin, True), self.n)
 
     def _opaque(self, key, value_hint) -> tuple:
         """An unknown that is equal for equal keys: uniform when every thread builds the same key.
@@ -408,10 +514,16 @@ class LaneEvaluator:
         if op in ("cvta",):
             return src(1)
         if op == "cvt":
-            return self._convert(ins, src(1))
+            values = src(1)
+            return self._affine_op(op, ins, [values], bits, signed) or self._convert(ins, values)
         if op in ("ld", "ldu", "atom", "shfl", "vote", "redux", "match", "tex", "tld4", "suld", "ldmatrix",
                   "activemask", "elect", "mbarrier", "cp", "wgmma", "mma"):
             return self._loaded(ins, reg)
+        if op in _AFFINE_OPS:
+            sources = [src(k) for k in range(1, len(ops))]
+            fast = self._affine_op(op, ins, sources, bits, signed)
+            if fast is not None:
+                return fast
         lift = self._lift
         wide = "wide" in ins.modifiers
         if op == "add":
@@ -457,11 +569,85 @@ class LaneEvaluator:
             return lift(concrete, *args)
         return self._loaded(ins, reg)
 
+    def _affine_op(self, op: str, ins: Instruction, sources: list, bits: int, signed: bool) -> Optional[Affine]:
+        """The result as an Affine vector when the inputs allow it (None: use the per-thread path)."""
+        vecs = [_affine(v) for v in sources]
+        if any(v is None for v in vecs):
+            return None
+        wide = "wide" in ins.modifiers
+        out_bits = 2 * bits if wide else bits
+        if op in ("add", "sub"):
+            a, b = vecs
+            if op == "add":
+                consts = [x + y for x, y in zip(a.consts, b.consts)]
+                terms = S.add((0, a.terms), (0, b.terms))[1]
+            else:
+                consts = [x - y for x, y in zip(a.consts, b.consts)]
+                terms = S.sub((0, a.terms), (0, b.terms))[1]
+            return Affine(_wrap_consts(consts, bits, signed) if not terms else consts, terms)
+        if op in ("mul", "mad", "shl"):
+            if op != "shl" and not ("lo" in ins.modifiers or wide or ins.type in ("u64", "s64", "b64")):
+                return None
+            a, b = vecs[0], vecs[1]
+            if wide:
+                a = Affine(_wrap_consts(a.consts, bits, signed), a.terms) if not a.terms else a
+                b = Affine(_wrap_consts(b.consts, bits, signed), b.terms) if not b.terms else b
+            if op == "shl":
+                k = _uniform_const(b)
+                if k is None or not 0 <= k < bits:
+                    return None
+                b = Affine([1 << k] * len(b.consts))
+            ka, kb = _uniform_const(a), _uniform_const(b)
+            if kb is not None:
+                product = Affine([x * kb for x in a.consts], S.scale((0, a.terms), kb)[1])
+            elif ka is not None:
+                product = Affine([x * ka for x in b.consts], S.scale((0, b.terms), ka)[1])
+            elif not a.terms and not b.terms:
+                product = Affine([x * y for x, y in zip(a.consts, b.consts)])
+            else:
+                return None
+            if op == "mad":
+                c = vecs[2]
+                product = Affine([x + y for x, y in zip(product.consts, c.consts)],
+                                 S.add((0, product.terms), (0, c.terms))[1])
+            return Affine(_wrap_consts(product.consts, out_bits, signed) if not product.terms else product.consts,
+                          product.terms)
+        if op == "cvt":
+            types = [m for m in ins.modifiers if m[:1] in "usb" and m[1:].isdigit()]
+            if len(types) < 2 or any(m[:1] == "f" and m[1:].isdigit() for m in ins.modifiers):
+                return None
+            (a,) = vecs
+            if a.terms:
+                return a
+            consts = _wrap_consts(a.consts, _bits_of(types[1]), types[1].startswith("s"))
+            return Affine(_wrap_consts(consts, _bits_of(types[0]), types[0].startswith("s")))
+        if op in ("mov", "cvta"):
+            return vecs[0]
+        if op in _CONCRETE_OPS:
+            if op == "mul" and "hi" not in ins.modifiers:
+                return None
+            if any(v.terms for v in vecs):
+                if op in ("and", "rem") and len(vecs) == 2 and not vecs[1].terms:
+                    k = _uniform_const(vecs[1])
+                    a = vecs[0]
+                    modulus = k + 1 if op == "and" else k
+                    exact = k is not None and k > 0 and (op == "rem" or (k + 1) & k == 0) and \
+                        all(c % modulus == 0 for _, c in a.terms) and ins.type not in _SIGNED
+                    if exact and all(x >= 0 for x in a.consts):
+                        return Affine([x & k if op == "and" else x % k for x in a.consts])
+                return None
+            fn = _CONCRETE_OPS[op]
+            try:
+                consts = [fn(ins, list(args), bits, signed) for args in zip(*(v.consts for v in vecs))]
+            except (ZeroDivisionError, ValueError, IndexError):
+                return None
+            return Affine(_wrap_consts(consts, bits, signed))
+        return None
+
     def _fresh(self, site, origin) -> Varying:
         """A new all-different unknown per thread, for the value defined at `site`: one named
         symbol for the site, suffixed `#thread` per thread (not interned: there are many)."""
-        base = self.table.symbol(("fresh", site), origin, uniform=False)
-        return Varying((0, ((f"{base}#{t}", 1),)) for t in range(self.n))
+        return Varying(self.table.symbol(("fresh", site), origin, uniform=False), self.n)
 
     def _derived_origin(self, source: list):
         """Description of a value computed from the unknowns in `source` (computed lazily)."""
@@ -481,7 +667,7 @@ class LaneEvaluator:
             if type(v) is Varying:
                 return self._fresh(("derived", self._site), self._derived_origin(v))
         if all(v.count(v[0]) == len(v) for v in vectors):
-            return [fn(*(v[0] for v in vectors))] * self.n
+            return _uniform_vector(fn(*(v[0] for v in vectors)), self.n)
         seen: dict = {}
         out = []
         for args in zip(*vectors):
@@ -701,6 +887,8 @@ _CONCRETE_OPS = {
     "clz": lambda ins, v, bits, s: bits - _u(v[0], bits).bit_length(),
     "brev": lambda ins, v, bits, s: int(format(_u(v[0], bits), f"0{bits}b")[::-1], 2),
 }
+
+_AFFINE_OPS = frozenset(["add", "sub", "mul", "mad", "shl", "cvt", "mov", "cvta"]) | frozenset(_CONCRETE_OPS)
 
 _COMPARE = {
     "eq": lambda x, y: x == y, "ne": lambda x, y: x != y,

@@ -12,6 +12,7 @@ from typing import Optional
 from ..frontend.ir import Instruction
 from . import symbolic as S
 from .bankmodel import WarpCost
+from .lanes import Affine
 
 SHARED_OPS = {"ld": "load", "ldu": "load", "st": "store", "atom": "atomic", "red": "atomic",
               "ldmatrix": "ldmatrix", "stmatrix": "stmatrix"}
@@ -201,6 +202,12 @@ def _aligned(access: MemoryAccess, nbytes: int) -> bool:
 
 
 def _symbols(values) -> set:
+    from .lanes import Varying
+
+    if type(values) is Affine:
+        return {sym for sym, _ in values.terms}
+    if type(values) is Varying:
+        return {values.base}
     found = set()
     for v in values or ():
         for sym, _ in v[1]:
@@ -220,17 +227,22 @@ def _cost_per_warp(ctx, lanes, access: MemoryAccess, addresses: list, active: li
         warp = access.warps[w]
         if not idx:
             continue
-        values = [addresses[t] for t in idx]
         lane_ids = [t - start for t in idx]
-        if not S.differences_known(values):
-            access.unknown_reason = _why_unknown(lanes, values)
-            warp.lanes, warp.addresses, warp.cost = lane_ids, None, None
-            continue
+        if type(addresses) is Affine:
+            consts = addresses.consts
+            offsets = [consts[t] for t in idx]
+            values = None
+        else:
+            values = [addresses[t] for t in idx]
+            if not S.differences_known(values):
+                access.unknown_reason = _why_unknown(lanes, values)
+                warp.lanes, warp.addresses, warp.cost = lane_ids, None, None
+                continue
+            offsets = [v[0] for v in values]
         if warp.cost is None:
             continue
-        offsets = [v[0] for v in values]
         if access.space == "shared":
-            uniform = len(set(offsets)) == 1 and all(v[1] == values[0][1] for v in values)
+            uniform = len(set(offsets)) == 1
             cost = model.warp_cost(list(zip(lane_ids, offsets)), nbytes, access.kind, access.matrices,
                                    uniform_address=uniform and _provably_uniform(ctx, access.instruction))
             if access.kind == "atomic" and "cas" in access.instruction.modifiers:

@@ -62,8 +62,9 @@ class ControlFlowGraph:
             else:
                 g.add_edge(block.id, next_id, cond=None)
         # blocks that cannot reach EXIT (infinite loops) still need a post-dominator
+        reaches_exit = nx.ancestors(g, EXIT) | {EXIT}
         for node in list(g.nodes):
-            if node != EXIT and not nx.has_path(g, node, EXIT):
+            if node not in reaches_exit:
                 g.add_edge(node, EXIT, cond=None, virtual=True)
         self.graph = g
 

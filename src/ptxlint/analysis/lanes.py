@@ -360,15 +360,20 @@ class LaneEvaluator:
         k_range = range(len(defs))
         shadowed = {(k, j) for k in k_range for j in k_range
                     if j != k and blocks[k] != blocks[j] and cfg.dominates(blocks[k], blocks[j])}
-        out = []
-        unresolved = 0
-        fresh = None
+        choice = []
         for t in range(self.n):
             chosen = [k for k in k_range if actives[k][t] is True]
             if len(chosen) > 1:
                 chosen = [k for k in chosen if not any((k, j) in shadowed for j in chosen)]
-            if len(chosen) == 1:
-                out.append(vectors[chosen[0]][t])
+            choice.append(chosen[0] if len(chosen) == 1 else None)
+        if choice.count(choice[0]) == self.n and choice[0] is not None:
+            return vectors[choice[0]]
+        out = []
+        unresolved = 0
+        fresh = None
+        for t, k in enumerate(choice):
+            if k is not None:
+                out.append(vectors[k][t])
             else:
                 unresolved += 1
                 if fresh is None:

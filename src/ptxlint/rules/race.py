@@ -3,7 +3,7 @@ barrier between. Also the engine behind WARP001 (the same question inside one wa
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Optional
 
 from ..analysis import symbolic as S
@@ -22,15 +22,59 @@ class Evaluation:
 
     loop: Optional[int]  # loop header followed per iteration, else None
     iteration: int
-    bytes_of: dict  # (unknown terms, byte offset) -> threads touching that byte
+    threads_at: dict  # (unknown terms, first byte) -> threads accessing there
+    nbytes: int
+    spans: dict  # unknown terms -> (lowest byte, highest byte + 1): a cheap overlap test first
+
+    def may_overlap(self, other: "Evaluation") -> bool:
+        for terms, (lo, hi) in self.spans.items():
+            span = other.spans.get(terms)
+            if span is not None and span[0] < hi and lo < span[1]:
+                return True
+        return False
 
 
-@dataclass
 class SharedSite:
-    instruction: Instruction
-    kind: str  # read | write | atomic
-    evaluations: list = field(default_factory=list)
-    notes: list = field(default_factory=list)
+    """A shared-memory access and its per-thread byte sets (computed on first use)."""
+
+    def __init__(self, ctx, access) -> None:
+        self.ctx = ctx
+        self.access = access
+        self.instruction = access.instruction
+        self.kind = _KIND[access.kind]
+        self.notes: list = []
+        self._evaluations: Optional[list] = None
+
+    @property
+    def evaluations(self) -> list:
+        if self._evaluations is None:
+            self._evaluations = self._evaluate()
+        return self._evaluations
+
+    def _evaluate(self) -> list:
+        ctx, ins = self.ctx, self.instruction
+        nbytes = max(1, self.access.bits // 8)
+        loop = innermost_loop(ctx, ctx.function.block_of(ins).id)
+        iterations = ctx.loop_iterations(*loop) if loop else None
+        evaluators = iterations.evaluators if iterations else [ctx.lanes]
+        out = []
+        notes = set()
+        for k, ev in enumerate(evaluators):
+            addresses, n1 = ev.collect(ev.address, ins)
+            active, n2 = ev.collect(ev.active, ins)
+            notes |= n1 | n2
+            threads_at: dict = {}
+            spans: dict = {}
+            for t, (addr, act) in enumerate(zip(addresses, active)):
+                if act is False:
+                    continue
+                c, terms = addr
+                threads_at.setdefault((terms, c), []).append(t)
+                lo, hi = spans.get(terms, (c, c + nbytes))
+                spans[terms] = (min(lo, c), max(hi, c + nbytes))
+            out.append(Evaluation(iterations.header if iterations else None, k, threads_at, nbytes, spans))
+        self.notes = sorted(notes)
+        return out
 
 
 @dataclass
@@ -75,30 +119,7 @@ def shared_conflicts(ctx) -> dict:
 
 
 def _sites(ctx) -> list:
-    lanes = ctx.lanes
-    sites = []
-    for access in ctx.shared_accesses:
-        if access.space != "shared" or access.kind not in _KIND:
-            continue
-        ins = access.instruction
-        site = SharedSite(ins, _KIND[access.kind])
-        nbytes = max(1, access.bits // 8)
-        loop = innermost_loop(ctx, ctx.function.block_of(ins).id)
-        iterations = ctx.loop_iterations(*loop) if loop else None
-        evaluators = iterations.evaluators if iterations else [lanes]
-        for k, ev in enumerate(evaluators):
-            addresses, notes = ev.collect(ev.address, ins)
-            active, more = ev.collect(ev.active, ins)
-            site.notes.extend(sorted(notes | more))
-            bytes_of: dict = {}
-            for t, (addr, act) in enumerate(zip(addresses, active)):
-                if act is False:
-                    continue
-                for b in range(addr[0], addr[0] + nbytes):
-                    bytes_of.setdefault((addr[1], b), []).append(t)
-            site.evaluations.append(Evaluation(iterations.header if iterations else None, k, bytes_of))
-        sites.append(site)
-    return sites
+    return [SharedSite(ctx, a) for a in ctx.shared_accesses if a.space == "shared" and a.kind in _KIND]
 
 
 def _reachable(ctx, sites: list, warp_level: bool) -> dict:
@@ -162,26 +183,30 @@ def _find_conflicts(ctx) -> dict:
     result = {"block": [], "warp": [], "notes": []}
     if not sites:
         return result
+    block_reach = _reachable(ctx, sites, warp_level=False)
+    warp_reach = _reachable(ctx, sites, warp_level=True)
     compared = 0
-    for level in ("block", "warp"):
-        reach = _reachable(ctx, sites, warp_level=(level == "warp"))
-        for a, targets in reach.items():
-            pairs = sorted(targets)
-            if sites[a].kind != "read" and not _stored_value_uniform(ctx, sites[a].instruction):
-                pairs.append((a, None))  # two threads in one execution of the same write
-            for b, crossed in pairs:
-                first, second = sites[a], sites[b]
-                if first.kind == "read" and second.kind == "read":
-                    continue
-                if first.kind == "atomic" and second.kind == "atomic":
-                    continue
-                compared += 1
-                if compared > MAX_PAIRS:
-                    result["notes"].append(f"stopped after {MAX_PAIRS} pairs of shared accesses")
-                    return result
-                conflict = _collide(first, second, crossed, want_cross_warp=(level == "block"))
-                if conflict is not None:
-                    result[level].append(conflict)
+    for a in range(len(sites)):
+        pairs = sorted(block_reach[a])
+        if sites[a].kind != "read" and not _stored_value_uniform(ctx, sites[a].instruction):
+            pairs.append((a, None))  # two threads in one execution of the same write
+        for b, crossed in pairs:
+            first, second = sites[a], sites[b if b is not None else a]
+            if first.kind == "read" and second.kind == "read":
+                continue
+            if first.kind == "atomic" and second.kind == "atomic":
+                continue
+            compared += 1
+            if compared > MAX_PAIRS:
+                result["notes"].append(f"stopped after {MAX_PAIRS} pairs of shared accesses")
+                return result
+            # one comparison answers both questions; the warp-level one needs no __syncwarp between
+            in_warp = crossed is not None and (b, crossed) in warp_reach[a]
+            cross, inside = _collide(first, second, crossed, want_inside=in_warp)
+            if cross is not None:
+                result["block"].append(cross)
+            elif inside is not None:
+                result["warp"].append(inside)
     return result
 
 
@@ -198,20 +223,30 @@ def _evaluation_pairs(first: SharedSite, second: SharedSite, crossed):
     return [(x, y) for x in fa for y in sb]
 
 
-def _collide(first: SharedSite, second: SharedSite, crossed, want_cross_warp: bool) -> Optional[Conflict]:
-    """A pair of different threads that touch the same byte, cross-warp (block level) or within one
-    warp (warp level); None if there is none the analysis can prove."""
+def _collide(first: SharedSite, second: SharedSite, crossed, want_inside: bool) -> tuple:
+    """(cross-warp conflict, same-warp conflict): pairs of different threads that touch a common byte,
+    each None when the analysis cannot prove one."""
+    cross = inside = None
     for ea, eb in _evaluation_pairs(first, second, crossed):
-        small, large = (ea.bytes_of, eb.bytes_of) if len(ea.bytes_of) <= len(eb.bytes_of) else (eb.bytes_of, ea.bytes_of)
-        for key in small:
-            if key not in large:
-                continue
-            ta, tb = ea.bytes_of[key], eb.bytes_of[key]
-            pair = _witness(ta, tb, want_cross_warp)
-            if pair is not None:
-                return Conflict(first, second, pair, key, bool(crossed),
-                                same_warp=not want_cross_warp)
-    return None
+        if not ea.may_overlap(eb):
+            continue
+        reach = range(-eb.nbytes + 1, ea.nbytes)  # b's start relative to a's start, bytes overlapping
+        for (terms, c), ta in ea.threads_at.items():
+            for delta in reach:
+                tb = eb.threads_at.get((terms, c + delta))
+                if tb is None:
+                    continue
+                key = (terms, max(c, c + delta))
+                if cross is None:
+                    pair = _witness(ta, tb, True)
+                    if pair is not None:
+                        cross = Conflict(first, second, pair, key, bool(crossed), same_warp=False)
+                        return cross, inside
+                if inside is None and want_inside:
+                    pair = _witness(ta, tb, False)
+                    if pair is not None:
+                        inside = Conflict(first, second, pair, key, bool(crossed), same_warp=True)
+    return cross, inside
 
 
 def _witness(ta: list, tb: list, cross_warp: bool) -> Optional[tuple]:

@@ -1,0 +1,90 @@
+"""ptxlint's correctness rules against the labelled suite in validation/sync/ (H100 ground truth).
+
+Every bad_* kernel must be flagged with its expected code at its expected `.cu` line, and no ok_*
+kernel may get a SYNC/RACE/WARP/FENCE/CONST/SHFL finding. The labels say where compute-sanitizer is
+silent although the code is wrong by the CUDA programming / PTX memory model; ptxlint is tested
+against the model.
+"""
+
+import json
+
+import pytest
+
+from support import VALIDATION
+from ptxlint.analysis.context import AnalysisOptions
+from ptxlint.api import CheckOptions, check_module
+from ptxlint.frontend.parser import parse_ptx_file
+
+SUITE = VALIDATION / "sync"
+LABELS = json.loads((SUITE / "labels.json").read_text())
+KERNELS = {k["name"]: k for k in LABELS["kernels"]}
+FAMILIES = ["SYNC", "RACE", "WARP", "FENCE", "CONST", "SHFL"]
+
+# Labels not met yet, with the reason (xfail only while they fail: a fix makes them pass).
+KNOWN_GAPS = {
+    "bad_cluster_sync_divergent":
+        "cluster.sync() is inlined through two cooperative_groups headers; the frontend follows only one "
+        "`inlined_at` level, so the findings (which are made) point into cooperative_groups/details/helpers.h "
+        "(lines 467/472) instead of labelled.cu 359/362",
+}
+
+
+@pytest.fixture(scope="module")
+def findings():
+    module = parse_ptx_file(str(SUITE / "labelled.sm_90.ptx"))
+    blocks = [(k["name"], tuple(k["block"]), "labels.json") for k in LABELS["kernels"]]
+    options = CheckOptions(select=FAMILIES, analysis=AnalysisOptions(block_overrides=blocks))
+    by_kernel: dict = {}
+    for d in check_module(module, options):
+        by_kernel.setdefault(d.kernel, []).append(d)
+    return by_kernel
+
+
+def test_suite_is_large_and_names_its_hardware():
+    assert len(KERNELS) >= 30
+    assert "H100" in LABELS["gpu"] and LABELS["compute_sanitizer"]
+    assert sum(name.startswith("ok_") for name in KERNELS) >= 15
+
+
+@pytest.mark.parametrize("name", sorted(n for n in KERNELS if n.startswith("bad_")))
+def test_bad_kernel_is_flagged_with_its_code_at_its_line(name, findings):
+    got = {(d.code, d.line) for d in findings.get(name, [])}
+    want = {(e["code"], e["cu_line"]) for e in KERNELS[name]["expected"]}
+    if name in KNOWN_GAPS and not want <= got:
+        pytest.xfail(KNOWN_GAPS[name])
+    assert want <= got, f"{name}: expected {sorted(want)}, got {sorted(got)}"
+    # nothing from another family on a kernel labelled for one defect
+    assert {c for c, _ in got} <= {c for c, _ in want}, sorted(got)
+
+
+@pytest.mark.parametrize("name", sorted(n for n in KERNELS if n.startswith("ok_")))
+def test_ok_kernel_is_clean(name, findings):
+    assert [f"{d.code} line {d.line}: {d.message}" for d in findings.get(name, [])] == []
+
+
+def test_cluster_barrier_findings_exist_despite_the_header_positions(findings):
+    """The half of KNOWN_GAPS that works: both cluster.sync() calls are flagged, in the right kernel."""
+    found = [d for d in findings.get("bad_cluster_sync_divergent", []) if d.code == "SYNC004"]
+    assert len(found) == 2 and all("line 358" in d.message for d in found)
+
+
+def test_findings_explain_themselves(findings):
+    (sync,) = [d for d in findings["bad_syncthreads_lane_lt16"]]
+    assert "the branch at line 58" in sync.message and "%tid.x" in sync.message
+    assert any("block 64x1x1 (labels.json)" in n for n in sync.notes)
+    (race,) = [d for d in findings["bad_race_raw_neighbor"] if d.code == "RACE001"]
+    assert race.data["hazard"] == "RAW" and {388, 389} & set(race.data["lines"])
+    t1, t2 = race.data["threads"]
+    assert t1 // 32 != t2 // 32
+    assert any(f"thread {t1} " in n and f"thread {t2} " in n for n in race.notes)
+    (const,) = findings["bad_const_lane_indexed"]
+    assert "32 distinct addresses per warp" in const.message and "H100" in " ".join(const.notes)
+    (tidy,) = findings["bad_syncthreads_branch_tidy"]
+    assert "%tid.y" in tidy.message and "warps of the block" in " ".join(tidy.notes)
+
+
+def test_sanitizer_silence_is_recorded_where_the_model_is_the_judge():
+    silent = [k["name"] for k in LABELS["kernels"] if k["name"].startswith("bad_") and not k["sanitizer_sees_it"]]
+    # SYNC00x (but the if/else case), SHFL, FENCE, CONST: judged by the programming / memory model
+    assert "bad_early_return_syncthreads" in silent and "bad_last_block_no_acquire" in silent
+    assert "bad_divergent_ifelse_syncthreads" not in silent

@@ -8,6 +8,7 @@ import sys
 import click
 
 from ..analysis.context import AnalysisOptions, KernelContext
+from ..analysis.layout import source_name
 from ..api import discover, load_module
 from ..errors import InputError
 from ..frontend.demangle import demangle, without_parameters
@@ -62,7 +63,7 @@ def _text(report: dict, path: str) -> str:
             wf = "?" if a["wavefronts"] is None else str(a["wavefronts"])
             ideal = "?" if a["ideal"] is None else str(a["ideal"])
             ways = "?" if a["ways"] is None else str(a["ways"])
-            var = ", ".join(a["variables"])
+            var = ", ".join(source_name(v) for v in a["variables"])
             out.append(f"    {a['line'] or '-':>6} {a['ptx_line']:>6} {a['space']:6} {a['op']:9} {a['bits']:>4} "
                        f"{a['iterations']:>5} {wf:>10} {ideal:>6} {ways:>4}  {var}")
             if a.get("unknown"):

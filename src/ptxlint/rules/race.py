@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from ..analysis import symbolic as S
+from ..analysis.layout import source_name
 from ..analysis.loops import innermost_loop
 from ..frontend.ir import Immediate, Instruction, Register
 from .registry import RuleDoc, register
@@ -282,8 +282,8 @@ def conflict_notes(ctx, c: Conflict) -> list:
     verb = {"read": "reads", "write": "writes", "atomic": "atomically updates"}
     loop = " in the next iteration of the loop" if c.crossed_loop else ""
     terms, byte = c.offset
-    var = ", ".join(sorted({ctx.lanes.shared_symbols.get(s, ctx.lanes.table.origin.get(s, s)) for s, _ in terms}))
-    offset = f"byte {byte} of {var}" if var else f"shared byte {byte}"
+    names = {source_name(ctx.lanes.shared_symbols[s]) for s, _ in terms if s in ctx.lanes.shared_symbols}
+    offset = f"byte {byte} of `{', '.join(sorted(names))}`" if names else f"shared byte {byte}"
     return [
         f"{describe_thread(ctx, t1)} {verb[c.first.kind]} {offset} at {where(a)} (PTX line {a.ptx_line}); "
         f"{describe_thread(ctx, t2)} {verb[c.second.kind]} it at {where(b)} (PTX line {b.ptx_line}){loop}",

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..frontend.ir import Instruction, PairOperand, Register, Symbol, VectorOperand
+from ..frontend.ir import Instruction, PairOperand, Register, Symbol
 from ..frontend.sourcemap import user_location
 from . import symbolic as S
 from .cfg import ENTRY, EXIT
@@ -403,9 +403,9 @@ class UniformityAnalysis:
         else:
             refined = UNIFORM
         refined = min(refined, lvl)
-        return refined, self._explain(branch, why, shaped=refined != UNIFORM)
+        return refined, self._explain(branch, why)
 
-    def _explain(self, branch: Optional[Instruction], why: Optional[str], shaped: bool = False) -> Optional[str]:
+    def _explain(self, branch: Optional[Instruction], why: Optional[str]) -> Optional[str]:
         if branch is None or why is None:
             return why
         return f"the branch at {_line(branch)} {why}"

@@ -8,7 +8,7 @@ from ..analysis import symbolic as S
 from ..analysis.uniformity import WARP
 from ..frontend.ir import Immediate, Instruction, Register
 from .registry import RuleDoc, register
-from .sync import diagnostic, where
+from .sync import _leaves, diagnostic, is_early_exit, where
 
 FULL = 0xFFFFFFFF
 # the segment-mask field of a shuffle's `c` operand is 32 - width: valid for widths 32, 16, 8, 4, 2, 1
@@ -118,7 +118,12 @@ def check_mask(ctx):
             detail = f"lanes {_lanes(lanes)} of warp {warp} do not execute it"
         else:
             detail = "not every lane of the warp executes it"
-        message = f"{name} with {text}, but {detail}: {why or 'the lanes are known inactive'}"
+        exited = branch_block is not None and _leaves(ctx, branch_block, block) and \
+            is_early_exit(ctx, u.branch_instruction(branch_block), ins)
+        reason = why or "the lanes are known inactive"
+        if exited:
+            reason = f"lanes may have left at a thread-dependent early return ({reason})"
+        message = f"{name} with {text}, but {detail}: {reason}"
         extra = [f"{ins.opcode} at PTX line {ins.ptx_line}"] + sorted(notes)
         fix = ("pass the mask of the lanes that really take part (`__activemask()` before the shuffles, or a "
                "constant such as 0x0000ffff) and a matching width, or move the intrinsic before the branch")
@@ -177,7 +182,7 @@ def check_operands(ctx):
         # constants only (immediates, `mov` of one): the per-thread evaluator is too slow for every shuffle
         c = _known(ctx, ins, c_operand, evaluate=False)
         if c is not None:
-            segmask, clamp = (c >> 8) & 0x1F, c & 0x1F
+            segmask = (c >> 8) & 0x1F
             if c >> 13:
                 width = 32 - _signed(c >> 8)
                 problems.append(f"width {width} (c operand 0x{c:x}) is larger than a warp"

@@ -112,7 +112,7 @@ def _source_lines(path: str) -> Optional[list]:
         return None
 
 
-def _reaches(cfg, start, target, avoid_barriers=None) -> bool:
+def _reaches(cfg, start, target) -> bool:
     seen = set()
     stack = [start]
     while stack:

@@ -107,21 +107,60 @@ def including_sources(header: str, search_root: Optional[str] = None) -> list:
 # One file
 
 
-def check_module(module: Module, options: Optional[CheckOptions] = None, rules: Optional[list] = None) -> list:
-    """Run the selected rules on every function with a body; return sorted diagnostics."""
+# Below this many instructions a module is analysed in this process: forking costs more.
+PARALLEL_MIN_INSTRUCTIONS = 20_000
+_FORKED: dict = {}  # what forked workers analyse: set before the pool forks, read in the children
+
+
+def _check_function(module: Module, index: int, rules: list, analysis) -> list:
+    context = KernelContext(module, module.functions[index], analysis)
+    diagnostics: list = []
+    for rule in rules:
+        diagnostics.extend(rule.check(context))
+    return diagnostics
+
+
+def _check_function_forked(index: int) -> list:
+    return _check_function(_FORKED["module"], index, _FORKED["rules"], _FORKED["analysis"])
+
+
+def check_module(module: Module, options: Optional[CheckOptions] = None, rules: Optional[list] = None,
+                 jobs: Optional[int] = 1) -> list:
+    """Run the selected rules on every function with a body; return sorted diagnostics.
+
+    With `jobs` > 1 (None: one per CPU) a large module's functions are analysed in forked
+    processes, which inherit the parsed module instead of receiving a copy."""
     from .rules.registry import resolve_selection
 
     options = options or CheckOptions()
     if rules is None:
         rules = resolve_selection(options.select, options.ignore)
+    indices = [i for i, f in enumerate(module.functions) if f.has_body]
+    jobs = jobs or os.cpu_count() or 1
+    size = sum(len(module.functions[i].instructions) for i in indices)
     diagnostics: list = []
-    for function in module.functions:
-        if not function.has_body:
-            continue
-        context = KernelContext(module, function, options.analysis)
-        for rule in rules:
-            diagnostics.extend(rule.check(context))
+    if jobs > 1 and len(indices) > 1 and size >= PARALLEL_MIN_INSTRUCTIONS and _can_fork():
+        import multiprocessing
+
+        # largest functions first, handed out one at a time, so the workers finish together
+        indices.sort(key=lambda i: -len(module.functions[i].instructions))
+        _FORKED.update(module=module, rules=rules, analysis=options.analysis)
+        try:
+            with multiprocessing.get_context("fork").Pool(min(jobs, len(indices))) as pool:
+                for found in pool.imap_unordered(_check_function_forked, indices, chunksize=1):
+                    diagnostics.extend(found)
+        finally:
+            _FORKED.clear()
+    else:
+        for i in indices:
+            diagnostics.extend(_check_function(module, i, rules, options.analysis))
     return sorted(diagnostics, key=Diagnostic.sort_key)
+
+
+def _can_fork() -> bool:
+    import multiprocessing
+
+    return "fork" in multiprocessing.get_all_start_methods() and not multiprocessing.current_process().daemon
 
 
 def load_module(path: str, compile_options=None, jobs: Optional[int] = None) -> Module:
@@ -233,7 +272,7 @@ def _run_plan(plan: _FilePlan) -> dict:
         diagnostics: dict = {}
         for arch, module in modules:
             analysis = replace(plan.analysis, arch=arch) if arch else plan.analysis
-            for d in check_module(module, CheckOptions(analysis=analysis), rules=rules):
+            for d in check_module(module, CheckOptions(analysis=analysis), rules=rules, jobs=plan.parse_jobs):
                 d.path = _user_path(d.path, plan.path)
                 # One finding per place, however many arches show it; a different message for
                 # another arch becomes a note on the first one.

@@ -176,3 +176,31 @@ $L__info_string0:
     assert not func.has_body and func.return_params[0].name == "func_retval0"
     assert module.sections == {".debug_abbrev": 5}
     assert module.variable("tex0").type == "texref"
+
+
+def test_inlining_chains_follow_every_level():
+    text = """
+.version 9.0
+.target sm_90
+.address_size 64
+.visible .entry k()
+{
+    .loc 1 342 5
+    .loc 3 341 9, function_name $L__info_string1, inlined_at 1 342 5
+    .loc 4 499 13, function_name $L__info_string2, inlined_at 3 341 9
+    .loc 5 177 3, function_name $L__info_string3, inlined_at 4 499 13
+    barrier.cluster.arrive;
+    ret;
+}
+.file 1 "/src/k.cu"
+.file 3 "/cuda/include/cooperative_groups.h"
+.file 4 "/cuda/include/cooperative_groups/details/helpers.h"
+.file 5 "/cuda/include/sm_90_rt.hpp"
+"""
+    (kernel,) = parse_ptx(text, "chain.ptx").kernels
+    loc = kernel.instructions[0].loc
+    chain = []
+    while loc is not None:
+        chain.append((loc.file.rsplit("/", 1)[-1], loc.line))
+        loc = loc.inlined_at
+    assert chain == [("sm_90_rt.hpp", 177), ("helpers.h", 499), ("cooperative_groups.h", 341), ("k.cu", 342)]

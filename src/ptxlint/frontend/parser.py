@@ -41,6 +41,7 @@ class _IrBuilder:
         self.targets_by_label: dict = {}
         self.callprototypes: dict = {}
         self.current_loc = None  # raw tuple (file_index, line, col, function_name, inlined_at)
+        self.recent_locs: dict = {}  # (file, line, col) -> the raw .loc last seen at that position
 
     # ---- module level
     def start(self, c):
@@ -328,7 +329,13 @@ class _IrBuilder:
             else:
                 raise InputError(self.path, f"malformed .loc: unexpected {extra.strip()!r}",
                                  token.end_line + self.line_offset, None)
-        self.current_loc = (int(fields[0]), int(fields[1]), int(fields[2]), function_name, inlined)
+        if inlined is not None:
+            # nvcc writes a chain of inlining as consecutive .loc lines, each naming the position of
+            # the one before as its `inlined_at`: link to that .loc to keep the whole chain
+            inlined = self.recent_locs.get(inlined, inlined + (None, None))
+        loc = (int(fields[0]), int(fields[1]), int(fields[2]), function_name, inlined)
+        self.recent_locs[loc[:3]] = loc
+        self.current_loc = loc
         return None
 
     def instruction(self, c):
@@ -557,9 +564,7 @@ def _resolve_locations(module: ir.Module) -> None:
         found = memo.get(raw)
         if found is None:
             file_index, line, col, function_name, inlined = raw
-            outer = None
-            if inlined is not None:
-                outer = resolve((inlined[0], inlined[1], inlined[2], None, None))
+            outer = resolve(inlined) if inlined is not None else None
             found = ir.SourceLocation(files.get(file_index, f"<file {file_index}>"), line, col, function_name, outer)
             memo[raw] = found
         return found

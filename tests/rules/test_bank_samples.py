@@ -43,3 +43,18 @@ def test_column_read_explains_lanes_bank_and_padding():
     assert first.message.startswith("32-way bank conflict on a 32-bit shared load of `tile`: 1024 wavefronts where 32")
     assert "warp 0: lanes 0..31 hit bank 0 (words 0, 32, 64" in " ".join(first.notes)
     assert "[32][33] instead of [32][32]" in first.fix and "1024 -> 32 wavefronts" in first.fix
+
+
+def test_loads_that_ptxas_merges_are_reported_at_sass_level_not_as_conflicts():
+    """c19: four ld.shared.u32 at s[4t+0..3] are 4-way each in PTX; ptxas makes one conflict-free
+    LDS.128 (measured 4 wavefronts per warp)."""
+    from support import VALIDATION
+
+    module = parse_ptx_file(str(VALIDATION / "bank" / "bank_suite.sm_90.ptx"))
+    kernel = next(f for f in module.kernels if f.name == "c19_asm_ld4_adjacent")
+    only = type(module)(module.path, module.version, module.target, module.address_size, module.files,
+                        module.variables, [kernel])
+    options = CheckOptions(select=["BANK"], analysis=AnalysisOptions(block_overrides=[(None, (256, 1, 1), "test")]))
+    found = check_module(only, options)
+    assert [d.code for d in found] == ["BANK002"]
+    assert found[0].data["sass_wavefronts"] == 32 and found[0].data["ptx_wavefronts"] == 128

@@ -21,12 +21,7 @@ KERNELS = {k["name"]: k for k in LABELS["kernels"]}
 FAMILIES = ["SYNC", "RACE", "WARP", "FENCE", "CONST", "SHFL"]
 
 # Labels not met yet, with the reason (xfail only while they fail: a fix makes them pass).
-KNOWN_GAPS = {
-    "bad_cluster_sync_divergent":
-        "cluster.sync() is inlined through two cooperative_groups headers; the frontend follows only one "
-        "`inlined_at` level, so the findings (which are made) point into cooperative_groups/details/helpers.h "
-        "(lines 467/472) instead of labelled.cu 359/362",
-}
+KNOWN_GAPS: dict = {}  # none left: cluster.sync() positions needed the frontend's full inlined_at chain (b2be157)
 
 
 @pytest.fixture(scope="module")
@@ -62,10 +57,11 @@ def test_ok_kernel_is_clean(name, findings):
     assert [f"{d.code} line {d.line}: {d.message}" for d in findings.get(name, [])] == []
 
 
-def test_cluster_barrier_findings_exist_despite_the_header_positions(findings):
-    """The half of KNOWN_GAPS that works: both cluster.sync() calls are flagged, in the right kernel."""
+def test_cluster_sync_through_cooperative_groups_headers(findings):
+    """cluster.sync() is inlined through two cooperative_groups headers: findings land on the user's calls."""
     found = [d for d in findings.get("bad_cluster_sync_divergent", []) if d.code == "SYNC004"]
     assert len(found) == 2 and all("line 358" in d.message for d in found)
+    assert sorted(d.line for d in found) == [359, 362]
 
 
 def test_findings_explain_themselves(findings):

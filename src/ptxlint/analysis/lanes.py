@@ -361,30 +361,27 @@ class LaneEvaluator:
         shadowed = {(k, j) for k in k_range for j in k_range
                     if j != k and blocks[k] != blocks[j] and cfg.dominates(blocks[k], blocks[j])}
         choice = []
-        for t in range(self.n):
-            chosen = [k for k in k_range if actives[k][t] is True]
+        for flags in zip(*actives):
+            chosen = [k for k in k_range if flags[k] is True]
             if len(chosen) > 1:
                 chosen = [k for k in chosen if not any((k, j) in shadowed for j in chosen)]
             choice.append(chosen[0] if len(chosen) == 1 else None)
         if choice.count(choice[0]) == self.n and choice[0] is not None:
             return vectors[choice[0]]
-        out = []
-        unresolved = 0
-        fresh = None
-        for t, k in enumerate(choice):
-            if k is not None:
-                out.append(vectors[k][t])
-            else:
-                unresolved += 1
-                if fresh is None:
-                    fresh = self._fresh(("join", ins.index, reg.name), f"{reg.name} after the paths merge")
-                out.append(fresh[t])
+        unresolved = choice.count(None)
+        used = {k for k in choice if k is not None}
+        fresh = self._fresh(("join", ins.index, reg.name), f"{reg.name} after the paths merge")
         if unresolved:
             self._note(f"{reg.name} at PTX line {ins.ptx_line} merges values from several paths; "
                        "some threads' values are unknown")
-        if unresolved == self.n:
-            return fresh
-        return out
+        if unresolved == self.n or any(type(vectors[k]) is Varying for k in used):
+            return fresh  # per-thread unknowns on some path: unknown in every thread
+        if not unresolved:
+            affines = {k: _affine(vectors[k]) for k in used}
+            terms = {a.terms for a in affines.values() if a is not None}
+            if all(a is not None for a in affines.values()) and len(terms) == 1:
+                return Affine([affines[k].consts[t] for t, k in enumerate(choice)], terms.pop())
+        return [vectors[k][t] if k is not None else fresh[t] for t, k in enumerate(choice)]
 
     def _induction(self, reg: Register, header, inside: list, outside: list) -> list:
         it = self.iteration
@@ -729,7 +726,36 @@ class LaneEvaluator:
         signed = ins.type in _SIGNED
         bits = _bits_of(ins.type)
         compare = _COMPARE.get(cmp)
+        fast = self._affine_compare(compare, a, b, c, combine, bits, signed)
+        if fast is not None:
+            out = fast
+        else:
+            out = self._compare_per_thread(compare, cmp, a, b, c, combine, bits, signed)
+        if isinstance(first, PairOperand) and reg == first.second:
+            return self._lift(lambda v: S.const(1 - v[0]) if S.is_known(v) else self._opaque(("not", v), None), out)
+        return out
 
+    def _affine_compare(self, compare, a, b, c, combine, bits, signed) -> Optional[Affine]:
+        """setp on Affine inputs with the same unknown terms: compared on int lists."""
+        if compare is None:
+            return None
+        va, vb = _affine(a), _affine(b)
+        if va is None or vb is None or va.terms != vb.terms:
+            return None
+        if va.terms:  # the same unknown on both sides: compare the difference
+            result = [int(compare(x - y, 0)) for x, y in zip(va.consts, vb.consts)]
+        else:
+            xs, ys = _wrap_consts(va.consts, bits, signed), _wrap_consts(vb.consts, bits, signed)
+            result = [int(compare(x, y)) for x, y in zip(xs, ys)]
+        if combine:
+            vc = _affine(c)
+            if vc is None or vc.terms:
+                return None
+            op = {"and": lambda v, w: v & w, "or": lambda v, w: v | w, "xor": lambda v, w: v ^ w}[combine]
+            result = [op(v, w & 1) for v, w in zip(result, vc.consts)]
+        return Affine(result)
+
+    def _compare_per_thread(self, compare, cmp, a, b, c, combine, bits, signed) -> list:
         def one(x, y, z=None):
             d = S.sub(x, y)
             if S.is_known(d) and compare is not None:
@@ -747,10 +773,7 @@ class LaneEvaluator:
                 return S.const({"and": v & w, "or": v | w, "xor": v ^ w}[combine])
             return self._opaque(("setp-combine", value, z, combine), None)
 
-        out = self._lift(one, a, b, c) if combine else self._lift(one, a, b)
-        if isinstance(first, PairOperand) and reg == first.second:
-            return self._lift(lambda v: S.const(1 - v[0]) if S.is_known(v) else self._opaque(("not", v), None), out)
-        return out
+        return self._lift(one, a, b, c) if combine else self._lift(one, a, b)
 
     def _loaded(self, ins: Instruction, reg: Register) -> list:
         """The result of a load, atomic, shuffle...: uniform when every thread reads the same thing."""

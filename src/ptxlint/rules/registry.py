@@ -34,29 +34,28 @@ class Rule:
     def render_doc(self) -> str:
         """The rule's documentation as Markdown."""
         d = self.doc
-        return textwrap.dedent(
-            f"""\
-            # {self.code} {self.name} ({self.severity})
-
-            {self.summary}
-
-            ## What it does
-            {d.what_it_does.strip()}
-
-            ## Why is this bad?
-            {d.why_is_this_bad.strip()}
-
-            ## Example
-            ```cuda
-            {{example}}
-            ```
-
-            ## Use instead
-            ```cuda
-            {{use_instead}}
-            ```
-            """
-        ).format(example=textwrap.dedent(d.example).strip(), use_instead=textwrap.dedent(d.use_instead).strip())
+        parts = [
+            f"# {self.code} {self.name} ({self.severity})",
+            "",
+            self.summary,
+            "",
+            "## What it does",
+            textwrap.dedent(d.what_it_does).strip(),
+            "",
+            "## Why is this bad?",
+            textwrap.dedent(d.why_is_this_bad).strip(),
+            "",
+            "## Example",
+            "```cuda",
+            textwrap.dedent(d.example).strip(),
+            "```",
+            "",
+            "## Use instead",
+            "```cuda",
+            textwrap.dedent(d.use_instead).strip(),
+            "```",
+        ]
+        return "\n".join(parts) + "\n"
 
 
 _RULES: dict = {}

@@ -91,26 +91,10 @@ class ControlFlowGraph:
         return nx.immediate_dominators(self.graph.reverse(copy=False), EXIT)
 
     def dominates(self, a, b) -> bool:
-        idom = self.dominators
-        node = b
-        while True:
-            if node == a:
-                return True
-            parent = idom.get(node)
-            if parent is None or parent == node:
-                return False
-            node = parent
+        return _above_in_tree(self.dominators, a, b)
 
     def postdominates(self, a, b) -> bool:
-        ipdom = self.postdominators
-        node = b
-        while True:
-            if node == a:
-                return True
-            parent = ipdom.get(node)
-            if parent is None or parent == node:
-                return False
-            node = parent
+        return _above_in_tree(self.postdominators, a, b)
 
     @cached_property
     def reverse_postorder(self) -> list:
@@ -155,6 +139,18 @@ class ControlFlowGraph:
                     break
                 node = parent
         return deps
+
+
+def _above_in_tree(parent_of: dict, a, b) -> bool:
+    """`a` is `b` or an ancestor of `b` in the tree given by immediate parents."""
+    node = b
+    while True:
+        if node == a:
+            return True
+        parent = parent_of.get(node)
+        if parent is None or parent == node:
+            return False
+        node = parent
 
 
 def _reverse_postorder(g, start) -> list:

@@ -209,18 +209,7 @@ class LaneEvaluator:
         reach = self.block_active(block.id)
         if ins.guard is None:
             return reach
-        pred = self.register(ins, ins.guard)
-        want = 0 if ins.guard_negated else 1
-        out = []
-        unknown = False
-        for r, p in zip(reach, pred):
-            if r is False:
-                out.append(False)
-            elif S.is_known(p):
-                out.append(r if (p[0] != 0) == bool(want) else False)
-            else:
-                unknown = True
-                out.append(None)
+        out, unknown = where_predicate(reach, self.register(ins, ins.guard), not ins.guard_negated)
         if unknown:
             self._note(f"the guard {'!' if ins.guard_negated else ''}{ins.guard.name} (PTX line {ins.ptx_line}) "
                        "depends on values unknown here; lanes are assumed to execute it")
@@ -263,17 +252,7 @@ class LaneEvaluator:
             else:
                 reg, value = cond
                 branch = self.function.blocks[pred].instructions[-1]
-                pv = self.register(branch, reg)
-                taken = []
-                unknown = False
-                for r, p in zip(reach, pv):
-                    if r is False:
-                        taken.append(False)
-                    elif S.is_known(p):
-                        taken.append(r if (p[0] != 0) == value else False)
-                    else:
-                        unknown = True
-                        taken.append(None)
+                taken, unknown = where_predicate(reach, self.register(branch, reg), value)
                 if unknown:
                     self._note(self._unknown_branch_note(branch, reg))
             acc = [a if a is True else (t if t is not False else a) for a, t in zip(acc, taken)]
@@ -817,6 +796,22 @@ class LaneEvaluator:
         source = self.operand(ins, ins.operands[1])
         return [S.const((v[0] >> (width * position)) & ((1 << width) - 1)) if S.is_known(v)
                 else self._opaque(("unpack", v, position), None) for v in source]
+
+
+def where_predicate(reach: list, predicate: list, value: bool) -> tuple:
+    """Per thread: still active after requiring `predicate == value` (None where the predicate is
+    unknown), and whether any active thread's predicate was unknown."""
+    out = []
+    unknown = False
+    for r, p in zip(reach, predicate):
+        if r is False:
+            out.append(False)
+        elif not p[1]:
+            out.append(r if (p[0] != 0) == value else False)
+        else:
+            unknown = True
+            out.append(None)
+    return out, unknown
 
 
 class LoopIteration:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from . import symbolic as S
+from .lanes import where_predicate
 
 MAX_ITERATIONS = 64
 
@@ -74,15 +74,9 @@ def simulate_loop(ctx, header, body) -> Optional[LoopIterations]:
         # who goes round again: threads reaching the latch and taking the back edge
         reach = child.block_active(latch)
         if cond is not None:
-            pred = child.register(latch_last, cond[0])
-            taken = []
-            for r, p in zip(reach, pred):
-                if r is False:
-                    taken.append(False)
-                elif not S.is_known(p):
-                    return None
-                else:
-                    taken.append(r if (p[0] != 0) == cond[1] else False)
+            taken, unknown = where_predicate(reach, child.register(latch_last, cond[0]), cond[1])
+            if unknown:
+                return None
         else:
             taken = reach
         if any(t is None for t in taken):

@@ -438,7 +438,8 @@ def _parser() -> tuple:
 
 _TERMINAL_DESCRIPTIONS = {
     "SEMICOLON": "';'", "COMMA": "','", "LBRACE": "'{'", "RBRACE": "'}'", "LSQB": "'['", "RSQB": "']'",
-    "LPAR": "'('", "RPAR": "')'", "OPCODE": "an instruction", "REG": "a register", "NAME": "a name",
+    "LPAR": "'('", "RPAR": "')'", "INSTRUCTION": "an instruction", "REG": "a register", "NAME": "a name",
+    "LOC": "a .loc", "SECTION_BODY": "a section body", "CALLPROTOTYPE": "a .callprototype",
     "INT": "an integer", "DOTWORD": "a directive", "LABEL_DEF": "a label", "STRING": "a string",
     "HEX_FLOAT": "a float", "DEC_FLOAT": "a float", "VERSION_NUMBER": "a version number", "PLUS": "'+'",
     "MINUS": "'-'", "AT": "'@'", "BANG": "'!'", "VBAR": "'|'", "LESSTHAN": "'<'", "MORETHAN": "'>'",
@@ -494,7 +495,7 @@ def _syntax_error(path: str, text: str, err: UnexpectedInput, line_offset: int) 
     return InputError(path, message, line, column)
 
 
-def _parse_chunk(path: str, text: str, line_offset: int) -> list:
+def _parse_text(path: str, text: str, line_offset: int = 0) -> list:
     lark, builder = _parser()
     builder._reset_body()
     builder.collected_items = []
@@ -522,7 +523,7 @@ def parse_ptx(text: str, path: str = "<string>", jobs: Optional[int] = None) -> 
         raise InputError(path, "empty file: expected PTX (a `.version` directive first)", 1, 1)
     if "\x00" in text[:4096]:
         raise InputError(path, "binary file: expected PTX text", 1, 1)
-    return _assemble(path, _parse_chunk(path, text, 0))
+    return _assemble(path, _parse_text(path, text))
 
 
 def _assemble(path: str, items: list) -> ir.Module:

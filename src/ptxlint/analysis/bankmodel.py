@@ -74,14 +74,19 @@ class BankModel:
         if broadcast and all(a % bank_bytes + n <= bank_bytes for _, a, n in lanes):
             # one word per lane (the common case): count distinct words per bank
             words = {a // bank_bytes for _, a, _ in lanes}
+            if len(words) == 1:
+                return 1, 1, None  # a broadcast
             depth = Counter(w % banks for w in words)
-            worst_bank = min(depth, key=lambda b: (-depth[b], b))
+            worst_depth = max(depth.values())
+            if worst_depth == 1:
+                return 1, len(words), None  # conflict-free: nothing to explain
+            worst_bank = min(b for b, d in depth.items() if d == worst_depth)
             worst = BankConflict(
                 worst_bank,
                 sorted({lane for lane, a, _ in lanes if (a // bank_bytes) % banks == worst_bank}),
                 sorted(w for w in words if w % banks == worst_bank),
             )
-            return depth[worst_bank], len(words), worst
+            return worst_depth, len(words), worst
         words_of_bank: dict = {}
         hits_of_bank: dict = {}
         all_words = set()

@@ -6,6 +6,7 @@
 Prints wall-clock seconds of three processes and their ratios to ptxas:
   ptxas -arch=sm_90 PTX -o /dev/null
   ptxlint parse + IR            (python -c: parse_ptx_file)
+  ptxlint check --select BANK   (parse + the bank-conflict analysis)
   ptxlint check, all rules      (python -m ptxlint check --no-cache)
 Targets: parse+IR <= 1.0x ptxas (foundation issue); product goal: check <= 0.5x ptxas.
 """
@@ -44,10 +45,13 @@ def main() -> int:
     t_ptxas = timed([ptxas, "-arch=sm_90", str(ptx), "-o", os.devnull])
     t_parse = timed([sys.executable, "-c", f"from ptxlint.frontend.parser import parse_ptx_file; "
                                            f"parse_ptx_file({str(ptx)!r})"], env)
+    t_bank = timed([sys.executable, "-m", "ptxlint", "check", "--no-cache", "--select", "BANK", "--format", "concise",
+                    str(ptx)], env)
     t_check = timed([sys.executable, "-m", "ptxlint", "check", "--no-cache", "--format", "concise", str(ptx)], env)
     print(f"{ptx.name}: {size:.1f} MB, {os.cpu_count()} cores")
     print(f"  ptxas -arch=sm_90          {t_ptxas:7.2f} s   1.00x")
     print(f"  ptxlint parse + IR         {t_parse:7.2f} s   {t_parse / t_ptxas:.2f}x   (target <= 1.0x)")
+    print(f"  ptxlint check --select BANK {t_bank:6.2f} s   {t_bank / t_ptxas:.2f}x")
     print(f"  ptxlint check, all rules   {t_check:7.2f} s   {t_check / t_ptxas:.2f}x   (product goal <= 0.5x)")
     return 0
 

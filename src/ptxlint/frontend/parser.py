@@ -432,7 +432,8 @@ def _int(tok) -> int:
 def _parser() -> tuple:
     """The Lark parser and its callback object, built once per process."""
     builder = _IrBuilder()
-    lark = Lark(grammar_text(), parser="lalr", lexer="contextual", transformer=builder, maybe_placeholders=True)
+    lark = Lark(grammar_text(), parser="lalr", lexer="contextual", transformer=builder, maybe_placeholders=True,
+                cache=True)  # the analysed grammar is cached in the temp directory: faster start
     return lark, builder
 
 

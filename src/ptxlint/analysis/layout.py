@@ -27,6 +27,7 @@ class LayoutFix:
     before: int  # wavefronts of the conflicting access
     after: int  # wavefronts after the fix, verified with the model
     ideal: int
+    remap: Callable = None  # byte offset in the old layout -> byte offset in the new one
 
 
 def source_name(variable: str) -> str:
@@ -35,7 +36,8 @@ def source_name(variable: str) -> str:
     return plain.rsplit("::", 1)[-1] if "::" in plain else plain
 
 
-def _remap_cost(ctx, access, remap: Callable[[int], int]) -> tuple:
+def remapped_cost(ctx, access, remap: Callable[[int], int]) -> tuple:
+    """(wavefronts, ideal) of `access` with every lane's address moved by `remap`."""
     model = ctx.bank_model
     total = ideal = 0
     for warp in access.warps:
@@ -75,24 +77,25 @@ def suggest_layout_fix(ctx, access) -> Optional[LayoutFix]:
 
     def verified(remap) -> Optional[tuple]:
         """The access's cost under `remap` if it is conflict-free and no sibling gets worse."""
-        cost = _remap_cost(ctx, access, remap)
+        cost = remapped_cost(ctx, access, remap)
         if cost[0] > cost[1]:
             return None
         for other in siblings:
-            if other is not access and _remap_cost(ctx, other, remap)[0] > other.wavefronts:
+            if other is not access and remapped_cost(ctx, other, remap)[0] > other.wavefronts:
                 return None
         return cost
 
     for pad_elements in (1, 2, 4):
         pad = pad_elements * element
-        cost = verified(lambda x, r=row, p=pad: x + p * (x // r))
+        remap = lambda x, r=row, p=pad: x + p * (x // r)  # noqa: E731
+        cost = verified(remap)
         if cost is not None:
             cols = row // element
             shape = f"[{size // row}][{cols + pad_elements}]" if size and size % row == 0 else f"[...][{cols + pad_elements}]"
             was = f"[{size // row}][{cols}]" if size and size % row == 0 else f"[...][{cols}]"
             text = (f"pad each {row}-byte row by {pad_elements} element{'s' if pad_elements > 1 else ''}: declare "
                     f"`{source_name(name)}` as {shape} instead of {was} ({element}-byte elements)")
-            return LayoutFix("padding", text, mine_before[0], cost[0], cost[1])
+            return LayoutFix("padding", text, mine_before[0], cost[0], cost[1], remap)
     cols = row // element
     if cols >= 2 and cols & (cols - 1) == 0:
 
@@ -105,5 +108,5 @@ def suggest_layout_fix(ctx, access) -> Optional[LayoutFix]:
         if cost is not None:
             text = (f"XOR-swizzle `{source_name(name)}`: in every access use column `c ^ (r % {cols})` for row r "
                     f"({cols} elements of {element} bytes per row); no extra memory")
-            return LayoutFix("swizzle", text, mine_before[0], cost[0], cost[1])
+            return LayoutFix("swizzle", text, mine_before[0], cost[0], cost[1], swizzle)
     return None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..analysis.layout import source_name, suggest_layout_fix
+from ..analysis.layout import remapped_cost, source_name, suggest_layout_fix
 from ..diagnostics import Diagnostic
 from .registry import RuleDoc, register
 
@@ -98,7 +98,9 @@ def _conflict_diagnostic(ctx, group: list, path, line, column) -> Diagnostic:
     fix = suggest_layout_fix(ctx, access)
     fix_text = None
     if fix is not None:
-        fix_text = f"{fix.text} (verified: {fix.before} -> {fix.after} wavefronts, ideal {fix.ideal})"
+        after = [remapped_cost(ctx, a, fix.remap) for a in group]
+        fix_text = (f"{fix.text} (verified with the bank model: {wavefronts} -> {sum(c[0] for c in after)} "
+                    f"wavefronts per block, ideal {sum(c[1] for c in after)})")
     return Diagnostic(
         code="BANK001", severity="warning", message=message, path=path, line=line, column=column,
         kernel=ctx.function.name, ptx_path=ctx.module.path, ptx_line=ins.ptx_line, notes=notes, fix=fix_text,

@@ -183,8 +183,8 @@ class LaneEvaluator:
             return _uniform_vector(self._symbol_address(operand.name), self.n)
         if isinstance(operand, Negated):
             inner = self.operand(ins, operand.operand)
-            return [S.const(1 - v[0]) if S.is_known(v) else self._opaque(("not", v), v) for v in inner]
-        return [self._opaque(("operand", str(operand)), None)] * self.n
+            return [S.const(1 - v[0]) if S.is_known(v) else self._opaque(("not", v)) for v in inner]
+        return [self._opaque(("operand", str(operand)))] * self.n
 
     def address(self, ins: Instruction) -> Optional[list]:
         """Per-thread byte address of the memory operand of `ins` (None if it has none)."""
@@ -295,9 +295,9 @@ class LaneEvaluator:
         return self._join(ins, reg, defs)
 
     def _memo_for(self, index: int) -> dict:
+        """Inside a pinned loop iteration, definitions in the loop body have values of their own."""
         it = self.iteration
-        if it is not None and self.function.blocks and self.function.instructions[index] is not None \
-                and self.function.block_of(self.function.instructions[index]).id in it.body:
+        if it is not None and self.function.block_of(self.function.instructions[index]).id in it.body:
             return self._memo
         return self._shared_memo
 
@@ -390,7 +390,7 @@ class LaneEvaluator:
         if S.uniform_across(init):
             self._note(f"{reg.name} is updated in a loop{where} in a way the analysis does not follow; "
                        "treated as unknown")
-        return [self._opaque(("loopvar", header, reg.name, t), None) for t in range(self.n)]
+        return [self._opaque(("loopvar", header, reg.name, t)) for t in range(self.n)]
 
     def _join_outside(self, reg: Register, defs: list) -> list:
         if len(defs) == 1:
@@ -398,7 +398,7 @@ class LaneEvaluator:
         vectors = [self._definition(d, reg) for d in defs]
         if all(v == vectors[0] for v in vectors[1:]):
             return vectors[0]
-        return [self._opaque(("init", tuple(defs), reg.name, t), None) for t in range(self.n)]
+        return [self._opaque(("init", tuple(defs), reg.name, t)) for t in range(self.n)]
 
     # ---- special registers and symbols
     def _special(self, reg: Register) -> Optional[list]:
@@ -429,9 +429,9 @@ class LaneEvaluator:
                     "eq": 1 << lane, "le": (1 << (lane + 1)) - 1, "lt": (1 << lane) - 1,
                     "ge": (0xFFFFFFFF << lane) & S.MASK32, "gt": (0xFFFFFFFF << (lane + 1)) & S.MASK32,
                 }.get(kind)
-                out.append(S.const(mask) if mask is not None else self._opaque((name, i), None))
+                out.append(S.const(mask) if mask is not None else self._opaque((name, i)))
             return out
-        return [self._opaque((name, i), None) for i in range(self.n)]
+        return [self._opaque((name, i)) for i in range(self.n)]
 
     def _symbol_address(self, name: str):
         var = self._variables.get(name)
@@ -452,7 +452,7 @@ class LaneEvaluator:
     def _uniform_unknown(self, key, origin: str) -> list:
         return _uniform_vector(self.table.value(key, origin, True), self.n)
 
-    def _opaque(self, key, value_hint) -> tuple:
+    def _opaque(self, key) -> tuple:
         """An unknown that is equal for equal keys: uniform when every thread builds the same key.
         Its description names the first unknown it was computed from."""
         return self.table.value(("opaque", key), lambda: self._root_origin(key), True)
@@ -525,12 +525,12 @@ class LaneEvaluator:
             return lift(lambda x, y, z: S.wrap(S.add(self._mul(x, y), z), bits, signed), src(1), src(2), src(3))
         if op == "shl":
             return lift(lambda x, y: S.wrap(S.scale(x, 1 << y[0]), bits) if S.is_known(y) and 0 <= y[0] < bits
-                        else self._opaque(("shl", x, y), None), src(1), src(2))
+                        else self._opaque(("shl", x, y)), src(1), src(2))
         if op == "setp":
             return self._compare(ins, reg)
         if op == "selp":
             return lift(lambda x, y, q: x if (S.is_known(q) and q[0]) else y if S.is_known(q) else
-                        (x if x == y else self._opaque(("selp", x, y, q), None)), src(1), src(2), src(3))
+                        (x if x == y else self._opaque(("selp", x, y, q))), src(1), src(2), src(3))
         if op in _CONCRETE_OPS:
             fn = _CONCRETE_OPS[op]
 
@@ -539,7 +539,7 @@ class LaneEvaluator:
                     try:
                         return S.wrap(S.const(fn(ins, [v[0] for v in vals], bits, signed)), bits, signed)
                     except (ZeroDivisionError, ValueError, IndexError):
-                        return self._opaque((op, vals), None)
+                        return self._opaque((op, vals))
                 return self._simplify_unknown(op, ins, list(vals), bits)
 
             args = [src(k) for k in range(1, len(ops))]
@@ -673,20 +673,20 @@ class LaneEvaluator:
             x = vals[0]
             if all(c % d == 0 for _, c in x[1]) and x[0] >= 0 and ins.type not in _SIGNED:
                 return S.const(x[0] % d)
-        return self._opaque((op, ins.type, tuple(vals)), None)
+        return self._opaque((op, ins.type, tuple(vals)))
 
     def _mul(self, x, y):
         if S.is_known(y):
             return S.scale(x, y[0])
         if S.is_known(x):
             return S.scale(y, x[0])
-        return self._opaque(("mul", x, y), None)
+        return self._opaque(("mul", x, y))
 
     def _convert(self, ins: Instruction, values: list) -> list:
         types = [m for m in ins.modifiers if m[:1] in "usbf" and m[1:].isdigit()]
         if len(types) < 2 or types[0].startswith("f") or types[1].startswith("f"):
             return self._lift(lambda v: v if S.is_known(v) and not types else
-                              self._opaque(("cvt", ins.opcode, v), None), values)
+                              self._opaque(("cvt", ins.opcode, v)), values)
         dst, srct = types[0], types[1]
         src_bits, dst_bits = _bits_of(srct), _bits_of(dst)
         src_signed, dst_signed = srct.startswith("s"), dst.startswith("s")
@@ -711,7 +711,7 @@ class LaneEvaluator:
         else:
             out = self._compare_per_thread(compare, cmp, a, b, c, combine, bits, signed)
         if isinstance(first, PairOperand) and reg == first.second:
-            return self._lift(lambda v: S.const(1 - v[0]) if S.is_known(v) else self._opaque(("not", v), None), out)
+            return self._lift(lambda v: S.const(1 - v[0]) if S.is_known(v) else self._opaque(("not", v)), out)
         return out
 
     def _affine_compare(self, compare, a, b, c, combine, bits, signed) -> Optional[Affine]:
@@ -744,13 +744,13 @@ class LaneEvaluator:
                     result = compare(d[0], 0)  # the same unknown on both sides: compare the difference
                 value = S.const(int(result))
             else:
-                value = self._opaque(("setp", cmp, x, y), None)
+                value = self._opaque(("setp", cmp, x, y))
             if combine is None:
                 return value
             if S.is_known(value) and S.is_known(z):
                 v, w = value[0], z[0]
                 return S.const({"and": v & w, "or": v | w, "xor": v ^ w}[combine])
-            return self._opaque(("setp-combine", value, z, combine), None)
+            return self._opaque(("setp-combine", value, z, combine))
 
         return self._lift(one, a, b, c) if combine else self._lift(one, a, b)
 
@@ -763,10 +763,10 @@ class LaneEvaluator:
             name = mem.base.name if mem is not None and isinstance(mem.base, Symbol) else "?"
             if name in self._kernel_params:
                 return self._uniform_unknown(("param", name, mem.offset), f"kernel parameter {name}")
-            return [self._opaque(("param", name, i), None) for i in range(self.n)]
-        if op in ("vote", "redux", "activemask") and "ballot" in ins.modifiers or op in ("redux",):
-            return self._per_warp_unknown(("warp-result", ins.index, reg.name), f"the {ins.opcode} result at {where}")
-        if op == "vote" and any(m in ins.modifiers for m in ("all", "any", "uni")):
+            # a device function's parameter may differ between the threads that call it
+            return self._fresh(("param", name), f"parameter {name} of {self.function.name}")
+        if op == "redux" or op == "vote" and any(m in ins.modifiers for m in ("ballot", "all", "any", "uni")):
+            # one result for the whole warp
             return self._per_warp_unknown(("warp-result", ins.index, reg.name), f"the {ins.opcode} result at {where}")
         if op in ("ld", "ldu") and ins.memory_operand() is not None:
             addr = self.address(ins)
@@ -785,7 +785,7 @@ class LaneEvaluator:
         value = S.ZERO
         for k, p in enumerate(parts):
             if not S.is_known(p):
-                return self._opaque(("pack", tuple(parts)), None)
+                return self._opaque(("pack", tuple(parts)))
             value = S.add(value, S.const((p[0] & ((1 << width) - 1)) << (width * k)))
         return value
 
@@ -795,7 +795,7 @@ class LaneEvaluator:
         width = _bits_of(ins.type, 64) // len(elements)
         source = self.operand(ins, ins.operands[1])
         return [S.const((v[0] >> (width * position)) & ((1 << width) - 1)) if S.is_known(v)
-                else self._opaque(("unpack", v, position), None) for v in source]
+                else self._opaque(("unpack", v, position)) for v in source]
 
 
 def where_predicate(reach: list, predicate: list, value: bool) -> tuple:

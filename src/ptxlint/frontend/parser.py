@@ -363,7 +363,9 @@ class _IrBuilder:
         return None
 
 
-_SECTION_VALUE = r"(?:[-+]?(?:0[xX][0-9a-fA-F]+|\d+)|[.$\w]+(?:[-+][.$\w]+)*)"
+# One unambiguous form for numbers, hex and label expressions: alternatives that could both match
+# a run of digits backtrack exponentially on a long malformed `.b8` line.
+_SECTION_VALUE = r"[-+]?[.$\w]+(?:[-+][.$\w]+)*"
 _SECTION_LINE = re.compile(rf"(?:[$\w]+:|\.b(?:8|16|32|64)\s+{_SECTION_VALUE}(?:\s*,\s*{_SECTION_VALUE})*)\Z")
 _INSTRUCTION_PARTS = re.compile(r"\s*(?:@(!?)(%?[\w$]+)\s+)?([a-z][\w.:]*)(.*);", re.S)
 

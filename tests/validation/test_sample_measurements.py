@@ -61,7 +61,7 @@ def test_every_comparable_row_matches_exactly(rows):
     mismatches = [r for r in rows if r.status == "mismatch"]
     assert not mismatches, "\n" + _rows_text(mismatches)
     exact = [r for r in rows if r.status == "exact"]
-    assert len(exact) >= 97, f"{len(exact)} exact rows of {len(rows)}"
+    assert len(exact) >= 98, f"{len(exact)} exact rows of {len(rows)}"
 
 
 def test_known_differences_still_differ_and_each_copy_costs_what_was_measured(rows):
@@ -74,14 +74,6 @@ def test_known_differences_still_differ_and_each_copy_costs_what_was_measured(ro
         if kernel == "clusterHistogram":  # the one block that ran the line measured the prediction
             assert (r.predicted_wavefronts, r.predicted_ideal) == (sum(i["wavefronts"] for i in r.sass),
                                                                    sum(i["ideal"] for i in r.sass))
-
-
-@pytest.mark.parametrize("key", sorted(compare_samples.OPEN_MISMATCHES))
-@pytest.mark.xfail(strict=True, reason="open model gap, see compare_samples.OPEN_MISMATCHES")
-def test_open_mismatches(rows, key):
-    r = next(r for r in rows if (r.kernel, r.line, r.kind) == key)
-    assert (r.predicted_wavefronts, r.predicted_ideal) == (r.measured_wavefronts, r.measured_ideal), \
-        compare_samples.OPEN_MISMATCHES[key]
 
 
 def test_rows_not_determinable_from_the_ptx_are_the_expected_ones(rows):

@@ -37,16 +37,6 @@ KNOWN_DIFFERENCES = {
         "as line 24: 5 static copies of the access counted once each, the launch ran one iteration",
 }
 
-# (kernel, line, kind) -> a difference that a PTX-level model could remove (tests mark them xfail)
-OPEN_MISMATCHES = {
-    ("tiledSum", 16, "load"):
-        "the inner `for (j = 0; j < 256; j++)` loop is unrolled by 32 in the PTX and runs 8 times (%r20 from "
-        "64 to 1088 by 128), but it sits inside the outer loop whose condition depends on n, so its header's "
-        "activity is unknown (block_active -> None) and simulate_loop gives up: each of the 8 merged LDS.128 "
-        "is counted once (8 warps x 2 = 16, total 128) instead of 8 times (measured 1024/1024: 64 executions "
-        "x 2 wavefronts per LDS.128). The per-execution cost (2/2 per warp) is right",
-}
-
 
 @dataclass
 class Row:
@@ -59,7 +49,7 @@ class Row:
     measured_ideal: Fraction
     predicted_wavefronts: int | None
     predicted_ideal: int | None
-    status: str  # exact | known-difference | open-mismatch | mismatch | not-determinable
+    status: str  # exact | known-difference | mismatch | not-determinable
     reason: str = ""
     via_merge: bool = False
     copies: list = field(default_factory=list)  # (wavefronts, ideal) of each determined access
@@ -149,8 +139,6 @@ def compare(measurements: dict | None = None) -> list:
                 row.status = "exact"
             elif name in KNOWN_DIFFERENCES:
                 row.status, row.reason = "known-difference", KNOWN_DIFFERENCES[name]
-            elif name in OPEN_MISMATCHES:
-                row.status, row.reason = "open-mismatch", OPEN_MISMATCHES[name]
             else:
                 row.status = "mismatch"
             rows.append(row)
@@ -160,7 +148,7 @@ def compare(measurements: dict | None = None) -> list:
 def summary(rows: list) -> str:
     counts = collections.Counter(r.status for r in rows)
     return (f"rows (kernel, line, kind): {len(rows)}; exact {counts['exact']}, known differences "
-            f"{counts['known-difference']}, open mismatches {counts['open-mismatch']}, mismatches "
+            f"{counts['known-difference']}, mismatches "
             f"{counts['mismatch']}, not determinable from the PTX {counts['not-determinable']}")
 
 

@@ -81,8 +81,6 @@ def matrix_count(ins: Instruction) -> int:
 
 def analyse_shared_accesses(ctx) -> list:
     """All shared (and constant) accesses of the kernel in `ctx`, in program order."""
-    from .loops import innermost_loop
-
     lanes = ctx.lanes
     out = []
     for ins in ctx.function.instructions:
@@ -109,8 +107,7 @@ def analyse_shared_accesses(ctx) -> list:
             variables=sorted({lanes.variable_symbols[s] for s in _symbols(addresses) if s in lanes.variable_symbols}),
             generic=generic, matrices=matrix_count(ins),
         )
-        loop = innermost_loop(ctx, ctx.function.block_of(ins).id)
-        iterations = ctx.loop_iterations(*loop) if loop else None
+        iterations = _followed_loop(ctx, ins)
         evaluators = iterations.evaluators if iterations else [lanes]
         all_notes = set(notes)
         for k, evaluator in enumerate(evaluators):
@@ -132,6 +129,14 @@ def analyse_shared_accesses(ctx) -> list:
     return out
 
 
+def _followed_loop(ctx, ins: Instruction):
+    """The iterations of the innermost loop around `ins` when its trip count is followed, else None."""
+    from .loops import innermost_loop
+
+    loop = innermost_loop(ctx, ctx.function.block_of(ins).id)
+    return ctx.loop_iterations(*loop) if loop else None
+
+
 @dataclass
 class VectorizedLoads:
     """Scalar shared loads at +0, +4, +8, +12 from one base that ptxas merges into one wide load
@@ -139,7 +144,7 @@ class VectorizedLoads:
 
     members: list
     bits: int
-    warps: list = field(default_factory=list)
+    warps: list = field(default_factory=list)  # WarpCost of each warp, summed over loop iterations
 
     @property
     def wavefronts(self) -> int:
@@ -157,7 +162,7 @@ def find_vectorizable_loads(ctx, accesses: list) -> list:
     for a in accesses:
         ins = a.instruction
         if a.space == "shared" and a.kind == "load" and ins.vector == 1 and a.bits == 32 and a.determined \
-                and a.iterations == 1 and not ins.has("volatile") and not a.generic:
+                and not ins.has("volatile") and not a.generic:
             by_block.setdefault(ctx.function.block_of(ins).id, []).append(a)
     for block_id, loads in by_block.items():
         block = ctx.function.blocks[block_id]
@@ -183,22 +188,30 @@ def find_vectorizable_loads(ctx, accesses: list) -> list:
                     first, last = min(r.instruction.index for r in run), max(r.instruction.index for r in run)
                     if any(first < p < last for p in barrier_positions):
                         continue
-                    if not _aligned(run[0], 4 * width):
+                    merged = _merged_load_cost(ctx, run[0], 32 * width)
+                    if merged is None:
                         continue
-                    group = VectorizedLoads(run, 32 * width)
-                    model = ctx.bank_model
-                    for w in run[0].warps:
-                        if w.addresses:
-                            group.warps.append(model.warp_cost(list(zip(w.lanes, w.addresses)), 4 * width, "load"))
+                    group = VectorizedLoads(run, 32 * width, [w.cost for w in merged.warps if w.addresses])
                     used.update(id(r) for r in run)
                     groups.append(group)
                     break
     return groups
 
 
-def _aligned(access: MemoryAccess, nbytes: int) -> bool:
-    """Every lane's address is a multiple of `nbytes` (shared variables start 16-byte aligned)."""
-    return all(addr % nbytes == 0 for w in access.warps for addr in (w.addresses or ()))
+def _merged_load_cost(ctx, first: MemoryAccess, bits: int) -> Optional[MemoryAccess]:
+    """The cost of the wide load that starts at `first`, in every evaluation of it (one per
+    iteration of a followed loop); None when some lane's address is not aligned to its width
+    (shared variables start 16-byte aligned), so ptxas cannot merge."""
+    ins = first.instruction
+    merged = MemoryAccess(instruction=ins, space="shared", kind="load", bits=bits, variables=first.variables)
+    iterations = _followed_loop(ctx, ins)
+    for k, evaluator in enumerate(iterations.evaluators if iterations else [ctx.lanes]):
+        addresses = evaluator.address(ins)
+        active = evaluator.active(ins)
+        if any(v[0] % (bits // 8) for t, v in enumerate(addresses) if active[t] is not False):
+            return None
+        _cost_per_warp(ctx, evaluator, merged, addresses, active, first=(k == 0))
+    return merged
 
 
 def _symbols(values) -> set:

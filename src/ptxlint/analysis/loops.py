@@ -61,7 +61,10 @@ def simulate_loop(ctx, header, body) -> Optional[LoopIterations]:
     if not carried:
         return None
     values = {name: base._join_outside(reg, outside) for name, (reg, outside) in carried.items()}
-    active = base.block_active(header)
+    # Threads whose arrival is unknown (the loop sits under a branch on an unknown, e.g. inside an
+    # outer loop bounded by a parameter) are assumed to arrive, as for any other access; the trip
+    # count must still be known for every arriving thread.
+    active = [a is not False for a in base.block_active(header)]
     evaluators = []
     cond = cfg.edge_condition(latch, header)
     for _ in range(MAX_ITERATIONS):

@@ -53,6 +53,7 @@ def load_measurements(path: Path = BANK / "measurements.json") -> dict:
 
 
 def compare(measurements: dict | None = None, directory: Path = BANK) -> list:
+    from ptxlint.analysis.accesses import as_executed
     from ptxlint.analysis.context import AnalysisOptions, KernelContext
     from ptxlint.frontend.parser import parse_ptx_file
 
@@ -68,26 +69,16 @@ def compare(measurements: dict | None = None, directory: Path = BANK) -> list:
         predicted_ideal = collections.Counter()
         unknown = {}
         merged = set()
-        seen_groups = set()
-        for access in ctx.shared_accesses:
-            if access.space != "shared":
-                continue
-            key = (ctx.position(access.instruction)[1], access.kind)
+        shared = [a for a in ctx.shared_accesses if a.space == "shared"]
+        for access in shared:
             if not access.determined:
-                unknown[key] = access.unknown_reason
-                continue
-            group = access.vector_group
-            if group is not None:
-                if id(group) in seen_groups:
-                    continue
-                seen_groups.add(id(group))
-                key = (ctx.position(group.members[0].instruction)[1], access.kind)
-                predicted[key] += group.wavefronts
-                predicted_ideal[key] += group.ideal
+                unknown[(ctx.position(access.instruction)[1], access.kind)] = access.unknown_reason
+        for access, wavefronts, ideal, via_merge in as_executed([a for a in shared if a.determined]):
+            key = (ctx.position(access.instruction)[1], access.kind)
+            predicted[key] += wavefronts
+            predicted_ideal[key] += ideal
+            if via_merge:
                 merged.add(key)
-                continue
-            predicted[key] += access.wavefronts
-            predicted_ideal[key] += access.ideal
         measured = collections.Counter()
         measured_ideal = collections.Counter()
         for ins in kernel["instructions"]:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from support import REPO
+from ptxlint.analysis.accesses import as_executed
 from ptxlint.analysis.context import AnalysisOptions, KernelContext
 from ptxlint.frontend.parser import parse_ptx_file
 
@@ -68,16 +69,10 @@ def test_reference_table_square_and_rectangular_kernels():
         block = tuple(int(x) for x in row["block"].strip("()").split(","))
         ctx = KernelContext(module, function, AnalysisOptions(block_overrides=[(None, block, "reference")]))
         totals = {"load": 0, "store": 0, "atomic": 0}
-        merged = set()  # t48_loop4, t49_matmul_tile: ptxas merges four scalar loads into one LDS.128
-        for access in ctx.shared_accesses:
-            if access.space != "shared" or not access.determined:
-                continue
-            group = access.vector_group
-            if group is None:
-                totals[access.kind] += access.wavefronts
-            elif id(group) not in merged:
-                merged.add(id(group))
-                totals[access.kind] += group.wavefronts
+        # as_executed: in t48_loop4 and t49_matmul_tile ptxas merges four scalar loads into one LDS.128
+        determined = [a for a in ctx.shared_accesses if a.space == "shared" and a.determined]
+        for access, wavefronts, _, _ in as_executed(determined):
+            totals[access.kind] += wavefronts
         assert totals["load"] == int(row["ld_wavefronts"]), name
         assert totals["store"] == int(row["st_wavefronts"]), name
         assert totals["atomic"] == int(row["atom_wavefronts"] or 0), name

@@ -77,6 +77,7 @@ def compared_instructions(kernel: dict) -> list:
 
 
 def compare(measurements: dict | None = None) -> list:
+    from ptxlint.analysis.accesses import as_executed
     from ptxlint.analysis.context import AnalysisOptions, KernelContext
     from ptxlint.frontend.parser import parse_ptx_file
 
@@ -93,30 +94,20 @@ def compare(measurements: dict | None = None) -> list:
         ctx = KernelContext(module, function, options)
         predicted, predicted_ideal = collections.Counter(), collections.Counter()
         copies = collections.defaultdict(list)
-        unknown, merged, seen_groups = {}, set(), set()
-        for access in ctx.shared_accesses:
-            if access.space != "shared":
-                continue
+        unknown, merged = {}, set()
+        shared = [a for a in ctx.shared_accesses if a.space == "shared"]
+        for access in shared:
             path, line, _ = ctx.position(access.instruction)
             assert Path(path).name == source, (kernel["name"], path)
-            key = (line, access.kind)
             if not access.determined:
-                unknown[key] = access.unknown_reason
-                continue
-            group = access.vector_group
-            if group is not None:
-                if id(group) in seen_groups:
-                    continue
-                seen_groups.add(id(group))
-                key = (ctx.position(group.members[0].instruction)[1], access.kind)
-                predicted[key] += group.wavefronts
-                predicted_ideal[key] += group.ideal
-                copies[key].append((group.wavefronts, group.ideal))
+                unknown[(line, access.kind)] = access.unknown_reason
+        for access, wavefronts, ideal, via_merge in as_executed([a for a in shared if a.determined]):
+            key = (ctx.position(access.instruction)[1], access.kind)
+            predicted[key] += wavefronts
+            predicted_ideal[key] += ideal
+            copies[key].append((wavefronts, ideal))
+            if via_merge:
                 merged.add(key)
-                continue
-            predicted[key] += access.wavefronts
-            predicted_ideal[key] += access.ideal
-            copies[key].append((access.wavefronts, access.ideal))
         blocks = kernel["grid"][0] * kernel["grid"][1] * kernel["grid"][2]
         measured, measured_ideal = collections.Counter(), collections.Counter()
         sass = collections.defaultdict(list)

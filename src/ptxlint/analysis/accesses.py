@@ -198,6 +198,19 @@ def find_vectorizable_loads(ctx, accesses: list) -> list:
     return groups
 
 
+def as_executed(accesses: list):
+    """Yield (access, wavefronts, ideal, merged) once per shared instruction as the SASS runs it:
+    scalar loads that ptxas merges count once, as their wide load, on the group's first member."""
+    seen_groups = set()
+    for access in accesses:
+        group = access.vector_group
+        if group is None:
+            yield access, access.wavefronts, access.ideal, False
+        elif id(group) not in seen_groups:
+            seen_groups.add(id(group))
+            yield group.members[0], group.wavefronts, group.ideal, True
+
+
 def _merged_load_cost(ctx, first: MemoryAccess, bits: int) -> Optional[MemoryAccess]:
     """The cost of the wide load that starts at `first`, in every evaluation of it (one per
     iteration of a followed loop); None when some lane's address is not aligned to its width

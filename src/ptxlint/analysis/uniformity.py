@@ -290,13 +290,12 @@ class UniformityAnalysis:
     def _transfer(self, ins: Instruction, dests: tuple) -> list:
         """[(destination register, (level, why))] for one instruction."""
         op = ins.op
-        where = _line(ins)
         srcs = ins.operands[1:]
         value = None  # (level, why) for every destination
         per_dest = {}
         if op in ("atom", "call", "match", "mma", "wgmma", "tcgen05", "suld", "tld4", "ldmatrix") or \
                 (op == "mbarrier" and any(m in ins.modifiers for m in ("try_wait", "test_wait"))):
-            value = (WARP, f"the {ins.opcode} result at {where}")
+            value = (WARP, f"the {ins.opcode} result at {_line(ins)}")
         elif op in ("ld", "ldu"):
             value = self._load_level(ins, dests)
         elif op == "shfl":
@@ -304,22 +303,22 @@ class UniformityAnalysis:
             first = ins.operands[0]
             if isinstance(first, PairOperand):
                 for reg in _registers(first.second):
-                    per_dest[reg.name] = (WARP, f"the in-range predicate of the {ins.opcode} at {where}")
+                    per_dest[reg.name] = (WARP, f"the in-range predicate of the {ins.opcode} at {_line(ins)}")
         elif op in ("vote", "activemask", "redux", "elect"):
             src = self._sources_level(ins, srcs)
             if op == "vote" and "ballot" not in ins.modifiers:
                 value = (min(src[0], BLOCK), src[1]) if src[0] else src
             else:
-                value = (max(BLOCK, min(src[0], BLOCK)), f"the {ins.opcode} result at {where} (one value per warp)")
+                value = (max(BLOCK, min(src[0], BLOCK)), f"the {ins.opcode} result at {_line(ins)} (one value per warp)")
             if op == "elect":
                 first = ins.operands[0]
                 if isinstance(first, PairOperand):
                     for reg in _registers(first.second):
-                        per_dest[reg.name] = (WARP, f"the elected-lane predicate of {ins.opcode} at {where}")
+                        per_dest[reg.name] = (WARP, f"the elected-lane predicate of {ins.opcode} at {_line(ins)}")
         elif op == "mov" and len(ins.operands) > 1 and isinstance(ins.operands[1], Register) \
                 and ins.operands[1].is_special:
             lvl, name = self._special(ins.operands[1])
-            value = (lvl, f"{name} via {dests[0].name} at {where}" if lvl else None)
+            value = (lvl, f"{name} via {dests[0].name} at {_line(ins)}" if lvl else None)
         else:
             value = self._sources_level(ins, srcs)
         if ins.guard is not None:

@@ -3,10 +3,12 @@ barrier between. Also the engine behind WARP001 (the same question inside one wa
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from bisect import bisect_left
+from dataclasses import dataclass, field
 from typing import Optional
 
 from ..analysis.layout import source_name
+from ..analysis.lanes import Affine, Varying
 from ..analysis.loops import innermost_loop
 from ..frontend.ir import Immediate, Instruction, Register
 from .registry import RuleDoc, register
@@ -22,16 +24,35 @@ class Evaluation:
 
     loop: Optional[int]  # loop header followed per iteration, else None
     iteration: int
-    threads_at: dict  # (unknown terms, first byte) -> threads accessing there
+    # unknown terms -> first byte -> threads accessing there (grouped by terms: they hash slowly)
+    threads_at: dict
     nbytes: int
-    spans: dict  # unknown terms -> (lowest byte, highest byte + 1): a cheap overlap test first
+    sorted_starts: dict = field(default_factory=dict)  # unknown terms -> sorted first bytes, made on use
 
-    def may_overlap(self, other: "Evaluation") -> bool:
-        for terms, (lo, hi) in self.spans.items():
-            span = other.spans.get(terms)
-            if span is not None and span[0] < hi and lo < span[1]:
-                return True
-        return False
+    @property
+    def aligned(self) -> bool:
+        """Every access starts at a multiple of its width."""
+        found = self.__dict__.get("_aligned")
+        if found is None:
+            nbytes = self.nbytes
+            found = self.__dict__["_aligned"] = all(c % nbytes == 0 for at in self.threads_at.values() for c in at)
+        return found
+
+    def span(self, terms) -> Optional[tuple]:
+        """(lowest byte, highest byte + 1) touched at these unknown terms: a cheap overlap test."""
+        starts = self.starts(terms)
+        return (starts[0], starts[-1] + self.nbytes) if starts else None
+
+    def starts(self, terms) -> list:
+        found = self.sorted_starts.get(terms)
+        if found is None:
+            found = self.sorted_starts[terms] = sorted(self.threads_at.get(terms, ()))
+        return found
+
+    def starts_between(self, terms, low: int, high: int) -> list:
+        """First bytes of this evaluation's accesses with these unknown terms, in [low, high)."""
+        starts = self.starts(terms)
+        return starts[bisect_left(starts, low):bisect_left(starts, high)]
 
 
 class SharedSite:
@@ -64,15 +85,24 @@ class SharedSite:
             active, n2 = ev.collect(ev.active, ins)
             notes |= n1 | n2
             threads_at: dict = {}
-            spans: dict = {}
-            for t, (addr, act) in enumerate(zip(addresses, active)):
-                if act is False:
-                    continue
-                c, terms = addr
-                threads_at.setdefault((terms, c), []).append(t)
-                lo, hi = spans.get(terms, (c, c + nbytes))
-                spans[terms] = (min(lo, c), max(hi, c + nbytes))
-            out.append(Evaluation(iterations.header if iterations else None, k, threads_at, nbytes, spans))
+            if type(addresses) is Varying:
+                pass  # each thread's address is its own unknown: no two threads provably meet
+            elif type(addresses) is Affine:
+                running = [(t, c) for t, (c, act) in enumerate(zip(addresses.consts, active)) if act is not False]
+                if running:
+                    if len({c for _, c in running}) == len(running):  # the common case: one thread per address
+                        at = {c: [t] for t, c in running}
+                    else:
+                        at = {}
+                        for t, c in running:
+                            at.setdefault(c, []).append(t)
+                    threads_at[addresses.terms] = at
+            else:
+                for t, (addr, act) in enumerate(zip(addresses, active)):
+                    if act is not False:
+                        c, terms = addr
+                        threads_at.setdefault(terms, {}).setdefault(c, []).append(t)
+            out.append(Evaluation(iterations.header if iterations else None, k, threads_at, nbytes))
         self.notes = sorted(notes)
         return out
 
@@ -228,24 +258,35 @@ def _collide(first: SharedSite, second: SharedSite, crossed, want_inside: bool) 
     each None when the analysis cannot prove one."""
     cross = inside = None
     for ea, eb in _evaluation_pairs(first, second, crossed):
-        if not ea.may_overlap(eb):
-            continue
-        reach = range(-eb.nbytes + 1, ea.nbytes)  # b's start relative to a's start, bytes overlapping
-        for (terms, c), ta in ea.threads_at.items():
-            for delta in reach:
-                tb = eb.threads_at.get((terms, c + delta))
-                if tb is None:
-                    continue
-                key = (terms, max(c, c + delta))
-                if cross is None:
-                    pair = _witness(ta, tb, True)
-                    if pair is not None:
-                        cross = Conflict(first, second, pair, key, bool(crossed), same_warp=False)
-                        return cross, inside
-                if inside is None and want_inside:
-                    pair = _witness(ta, tb, False)
-                    if pair is not None:
-                        inside = Conflict(first, second, pair, key, bool(crossed), same_warp=True)
+        same_grid = ea.nbytes == eb.nbytes and ea.aligned and eb.aligned
+        for terms, at_a in ea.threads_at.items():
+            at_b = eb.threads_at.get(terms)
+            if at_b is None:
+                continue
+            span_a, span_b = ea.span(terms), eb.span(terms)
+            if not (span_a[0] < span_b[1] and span_b[0] < span_a[1]):
+                continue
+            if same_grid:
+                # equal widths at multiples of the width overlap only where they start together
+                common = at_a.keys() & at_b.keys()
+                candidates = (((c, ta), (c,)) for c, ta in at_a.items() if c in common)
+            else:
+                # b's accesses that share a byte with a's start within (c - b's width, c + a's width)
+                candidates = (((c, ta), eb.starts_between(terms, c - eb.nbytes + 1, c + ea.nbytes))
+                              for c, ta in at_a.items())
+            for (c, ta), starts in candidates:
+                for d in starts:
+                    tb = at_b[d]
+                    key = (terms, max(c, d))
+                    if cross is None:
+                        pair = _witness(ta, tb, True)
+                        if pair is not None:
+                            cross = Conflict(first, second, pair, key, bool(crossed), same_warp=False)
+                            return cross, inside
+                    if inside is None and want_inside:
+                        pair = _witness(ta, tb, False)
+                        if pair is not None:
+                            inside = Conflict(first, second, pair, key, bool(crossed), same_warp=True)
     return cross, inside
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..frontend.ir import Instruction, PairOperand, Register, Symbol
+from ..frontend.ir import Instruction, PairOperand, Register, Symbol, registers_in
 from ..frontend.sourcemap import user_location
 from . import symbolic as S
 from .cfg import ENTRY, EXIT
@@ -281,7 +281,7 @@ class UniformityAnalysis:
     def _sources_level(self, ins: Instruction, operands) -> tuple:
         best, why = UNIFORM, None
         for operand in operands:
-            for reg in _registers(operand):
+            for reg in registers_in(operand):
                 lvl, w = self._operand_level(ins, reg)
                 if lvl > best:
                     best, why = lvl, w
@@ -302,7 +302,7 @@ class UniformityAnalysis:
             value = self._sources_level(ins, srcs[:1])
             first = ins.operands[0]
             if isinstance(first, PairOperand):
-                for reg in _registers(first.second):
+                for reg in registers_in(first.second):
                     per_dest[reg.name] = (WARP, f"the in-range predicate of the {ins.opcode} at {_line(ins)}")
         elif op in ("vote", "activemask", "redux", "elect"):
             src = self._sources_level(ins, srcs)
@@ -313,7 +313,7 @@ class UniformityAnalysis:
             if op == "elect":
                 first = ins.operands[0]
                 if isinstance(first, PairOperand):
-                    for reg in _registers(first.second):
+                    for reg in registers_in(first.second):
                         per_dest[reg.name] = (WARP, f"the elected-lane predicate of {ins.opcode} at {_line(ins)}")
         elif op == "mov" and len(ins.operands) > 1 and isinstance(ins.operands[1], Register) \
                 and ins.operands[1].is_special:
@@ -410,10 +410,6 @@ class UniformityAnalysis:
         return f"the branch at {_line(branch)} {why}"
 
 
-def _registers(operand):
-    from ..frontend.ir import _registers_in
-
-    return _registers_in(operand)
 
 
 __all__ = ["UniformityAnalysis", "UNIFORM", "CTA", "BLOCK", "WARP", "LEVEL_NAMES", "DESCRIBE", "EXIT"]

@@ -167,6 +167,9 @@ class Instruction:
     vector: int = 1
     qualifiers: tuple = ()
     index: int = -1  # position in Function.instructions
+    # register lists, computed on first use: every analysis asks for them, many times
+    _destinations: Optional[tuple] = field(default=None, init=False, repr=False, compare=False)
+    _sources: Optional[tuple] = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         parts = self.opcode.split(".")
@@ -215,18 +218,26 @@ class Instruction:
 
     def destinations(self) -> tuple:
         """Registers written by this instruction (first operand for most ops)."""
-        if not self.operands or self.op in NO_DESTINATION_OPS:
-            return ()
-        return tuple(_registers_in(self.operands[0]))
+        found = self._destinations
+        if found is None:
+            found = self._destinations = () if not self.operands or self.op in NO_DESTINATION_OPS else \
+                tuple(registers_in(self.operands[0]))
+        return found
 
     def sources(self) -> tuple:
         """Registers read by this instruction, guard included."""
+        found = self._sources
+        if found is None:
+            found = self._sources = self._read_registers()
+        return found
+
+    def _read_registers(self) -> tuple:
         regs = []
         ops = self.operands if self.op in NO_DESTINATION_OPS else self.operands[1:]
         for operand in ops:
-            regs.extend(_registers_in(operand))
+            regs.extend(registers_in(operand))
         if self.op not in NO_DESTINATION_OPS and self.operands and isinstance(self.operands[0], Address):
-            regs.extend(_registers_in(self.operands[0]))  # an address is read, never written
+            regs.extend(registers_in(self.operands[0]))  # an address is read, never written
         if self.guard is not None:
             regs.append(self.guard)
         return tuple(regs)
@@ -252,7 +263,8 @@ NO_DESTINATION_OPS = frozenset(
 )
 
 
-def _registers_in(operand) -> Iterator[Register]:
+def registers_in(operand) -> Iterator[Register]:
+    """The registers an operand names (an address's base, a vector's elements, ...)."""
     if isinstance(operand, Register):
         yield operand
     elif isinstance(operand, Address):
@@ -262,12 +274,12 @@ def _registers_in(operand) -> Iterator[Register]:
         items = operand.elements if isinstance(operand, VectorOperand) else (
             operand.parts if isinstance(operand, TextureAddress) else operand.items)
         for item in items:
-            yield from _registers_in(item)
+            yield from registers_in(item)
     elif isinstance(operand, PairOperand):
-        yield from _registers_in(operand.first)
-        yield from _registers_in(operand.second)
+        yield from registers_in(operand.first)
+        yield from registers_in(operand.second)
     elif isinstance(operand, Negated):
-        yield from _registers_in(operand.operand)
+        yield from registers_in(operand.operand)
 
 
 def format_operand(operand) -> str:

@@ -12,7 +12,8 @@ import glob, json, os, re, subprocess
 HERE = os.path.dirname(os.path.abspath(__file__))
 MARK = re.compile(r"//\s*EXPECT\((\w+)(?:@([^)]+))?\):\s*(.*)$")
 BLOCK = re.compile(r"//\s*ptxlint-block:\s*(\d+)(?:x(\d+))?(?:x(\d+))?")
-GLOBAL = re.compile(r"__global__\s+(?:void\s+)?(?:__cluster_dims__\([^)]*\)\s+)?(?:void\s+)?(\w+)\s*\(")
+# __global__ void [__launch_bounds__(..) | __maxnreg__(..) | __cluster_dims__(..)]* name(
+GLOBAL = re.compile(r"__global__\s+(?:void\s+)?(?:__(?:cluster_dims|launch_bounds|maxnreg)__\([^)]*\)\s+)*(?:void\s+)?(\w+)\s*\(")
 NS = re.compile(r"^\s*namespace\s+(\w+)\s*\{")
 
 

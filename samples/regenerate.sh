@@ -6,6 +6,7 @@
 #   <name>.sm_80.ptx    every sample except the sm_90-only ones listed in SM90_ONLY
 #   <name>.sm_90.ptx    every sample
 #   reduce_warp_tail.sm_90.G.ptx   one device-debug (-G) build
+#   ptx_directives.sm_90.rdc.ptx   one -rdc=true build
 #   mbarrier.sm_90a.ptx, ldmatrix_mma.sm_100a.ptx   arch-specific targets (if nvcc accepts them)
 #   transpose.sm_52.ptx (or transpose.sm_75.ptx when nvcc no longer supports sm_52; CUDA 13 dropped it)
 set -euo pipefail
@@ -15,7 +16,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")"
 
 # Samples that use sm_90-only features (mbarrier/TMA-style bulk copies, clusters) or belong to the
 # sm_90 feature group (ldmatrix/mma, cp.async): compiled for sm_90 only, never for sm_80.
-SM90_ONLY=(ldmatrix_mma.cu cp_async_pipeline.cu mbarrier.cu cluster_dsmem.cu)
+SM90_ONLY=(ldmatrix_mma.cu cp_async_pipeline.cu mbarrier.cu cluster_dsmem.cu ptx_directives.cu)
 
 is_sm90_only() {
     local f="$1" x
@@ -42,6 +43,9 @@ done
 
 # One device-debug build (-G implies full debug line info; -lineinfo is not combined with it).
 compile reduce_warp_tail.cu sm_90 reduce_warp_tail.sm_90.G.ptx -G
+
+# One relocatable-device-code build: extern device functions, .visible module variables.
+compile ptx_directives.cu sm_90 ptx_directives.sm_90.rdc.ptx -lineinfo -rdc=true
 
 # Architecture-specific targets, so the parser sees `.target sm_90a` / `.target sm_100a`.
 compile mbarrier.cu sm_90a mbarrier.sm_90a.ptx -lineinfo

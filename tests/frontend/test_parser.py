@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from support import committed_ptx_files
+from support import SAMPLES, committed_ptx_files
 from ptxlint.frontend import ir
 from ptxlint.frontend.parser import parse_ptx, parse_ptx_file
 
@@ -204,3 +204,23 @@ def test_inlining_chains_follow_every_level():
         chain.append((loc.file.rsplit("/", 1)[-1], loc.line))
         loc = loc.inlined_at
     assert chain == [("sm_90_rt.hpp", 177), ("helpers.h", 499), ("cooperative_groups.h", 341), ("k.cu", 342)]
+
+
+def test_performance_directives_and_rdc_declarations_from_nvcc():
+    module = parse_ptx_file(str(SAMPLES / "ptx_directives.sm_90.ptx"))
+    kernels = {k.name: k for k in module.kernels}
+    bounded = kernels["_Z13boundedKernelPfyy"]
+    assert bounded.maxntid == (256, 1, 1) and bounded.directives["minnctapersm"] == 2
+    assert [p.name for p in bounded.params] == ["_Z13boundedKernelPfyy_param_0", "_Z13boundedKernelPfyy_param_1",
+                                               "_Z13boundedKernelPfyy_param_2"]
+    assert kernels["_Z14registerCappedPf"].directives["maxnreg"] == 64
+    fixed = kernels["_Z12clusterFixedPf"]
+    assert fixed.directives["reqnctapercluster"] == (2, 1, 1) and "explicitcluster" in fixed.directives
+    assert kernels["_Z14clusterBoundedPf"].directives["maxclusterrank"] == 4
+    assert {"tex", "sust", "trap"} <= {i.op for f in module.functions for i in f.instructions}
+    assert module.variable("coefficients").space == "const"
+
+    rdc = parse_ptx_file(str(SAMPLES / "ptx_directives.sm_90.rdc.ptx"))
+    assert rdc.variable("counter").linkage == "visible"
+    declared_only = [f.name for f in rdc.functions if not f.has_body]
+    assert "scale_alias" in declared_only

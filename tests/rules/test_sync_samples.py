@@ -17,7 +17,7 @@ from ptxlint.frontend.parser import parse_ptx_file
 EXPECTED = json.loads((SAMPLES / "EXPECTED.json").read_text())
 FAMILIES = ("SYNC", "RACE", "WARP", "FENCE", "CONST", "SHFL")
 _BLOCK = re.compile(r"//\s*ptxlint-block:\s*(\d+)x(\d+)(?:x(\d+))?")
-_KERNEL = re.compile(r"__global__\s+\w+\s+(\w+)\s*\(")
+_KERNEL = re.compile(r"__global__\s+\w+\s+(?:__\w+__\([^)]*\)\s+)*(\w+)\s*\(")  # past __launch_bounds__(..)
 
 
 def declared_blocks(source: str) -> list:

@@ -611,11 +611,12 @@ class LaneEvaluator:
                 if op in ("and", "rem") and len(vecs) == 2 and not vecs[1].terms:
                     k = _uniform_const(vecs[1])
                     a = vecs[0]
-                    modulus = k + 1 if op == "and" else k
-                    exact = k is not None and k > 0 and (op == "rem" or (k + 1) & k == 0) and \
-                        all(c % modulus == 0 for _, c in a.terms) and ins.type not in _SIGNED
+                    if op == "and" and k is not None and k > 0 and _masked_away(a.terms, k):
+                        return Affine([x & k for x in a.consts])
+                    exact = op == "rem" and k is not None and k > 0 and all(c % k == 0 for _, c in a.terms) \
+                        and ins.type not in _SIGNED
                     if exact and all(x >= 0 for x in a.consts):
-                        return Affine([x & k if op == "and" else x % k for x in a.consts])
+                        return Affine([x % k for x in a.consts])
                 return None
             fn = _CONCRETE_OPS[op]
             try:
@@ -662,12 +663,8 @@ class LaneEvaluator:
         """A bitwise/divide op with unknown inputs: exact when the unknowns cannot reach the result."""
         if op == "and" and len(vals) == 2:
             for x, m in ((vals[0], vals[1]), (vals[1], vals[0])):
-                if S.is_known(m) and m[0] >= 0:
-                    mask = m[0]
-                    low = (mask + 1) & mask == 0  # mask = 2^k - 1
-                    # unknown terms that are multiples of 2^k vanish under the mask
-                    if low and all(c % (mask + 1) == 0 for _, c in x[1]):
-                        return S.const(x[0] & mask)
+                if S.is_known(m) and m[0] >= 0 and _masked_away(x[1], m[0]):
+                    return S.const(x[0] & m[0])
         if op == "rem" and len(vals) == 2 and S.is_known(vals[1]) and vals[1][0] > 0:
             d = vals[1][0]
             x = vals[0]
@@ -821,6 +818,14 @@ class LoopIteration:
 
     def __init__(self, header, body, values, active) -> None:
         self.header, self.body, self.values, self.active = header, body, values, active
+
+
+def _masked_away(terms: tuple, mask: int) -> bool:
+    """Do unknown terms vanish under `x & mask`? They do when each is a multiple of the power of two
+    above the mask's highest bit: adding them never changes the bits the mask keeps (`i & 3` with
+    i = blockIdx.x * 256 + threadIdx.x is threadIdx.x & 3)."""
+    step = 1 << mask.bit_length()
+    return all(c % step == 0 for _, c in terms)
 
 
 def _all_distinct_unknowns(values: list) -> bool:

@@ -40,6 +40,7 @@ class CheckOptions:
     cache_dir: Optional[str] = None  # None = no cache
     jobs: Optional[int] = None  # None = one per CPU
     report_unused_suppressions: bool = False
+    toolkit_headers: bool = False  # report findings located in CUDA toolkit headers too
 
 
 @dataclass
@@ -49,6 +50,7 @@ class FileResult:
     errors: list = field(default_factory=list)  # InputError
     sources: list = field(default_factory=list)  # user files the findings may point into
     cached: bool = False
+    hidden_in_toolkit: int = 0  # findings located in CUDA toolkit headers, left out of `diagnostics`
 
 
 # ---------------------------------------------------------------------------------------------
@@ -362,7 +364,18 @@ def check_paths(paths: Iterable[str], options: Optional[CheckOptions] = None) ->
     plans = _fail_fast_without_nvcc(plans, results)
     results.extend(_run_all(plans, options.jobs))
     _apply_suppressions(results, plans, options)
+    if not options.toolkit_headers:
+        _hide_toolkit_findings(results)
     return results
+
+
+def _hide_toolkit_findings(results: list) -> None:
+    """Findings inside CUB, Thrust or libcu++ (a kernel instantiated from a toolkit template) are
+    not the user's to fix: like system-header warnings in a C++ linter, they are counted, not shown."""
+    for r in results:
+        kept = [d for d in r.diagnostics if not _is_toolkit(d.path)]
+        r.hidden_in_toolkit = len(r.diagnostics) - len(kept)
+        r.diagnostics = kept
 
 
 def _fail_fast_without_nvcc(plans: list, results: list) -> list:

@@ -99,8 +99,11 @@ FORMATS = ["text", "concise", "json", "sarif", "github"]
               help="Where to keep cached results (default: $PTXLINT_CACHE_DIR or ./.ptxlint_cache).")
 @click.option("--isolated", is_flag=True, help="Ignore pyproject.toml / .ptxlint.toml configuration.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Files checked in parallel (default: CPUs).")
+@click.option("--toolkit-headers", is_flag=True,
+              help="Also report findings located in CUDA toolkit headers (CUB, Thrust, libcu++), "
+                   "which are hidden by default.")
 def check(paths, fmt, select, ignore, blocks, arches, nvcc, nvcc_args, output, statistics,
-          report_unused_suppressions, no_cache, cache_dir, isolated, jobs):
+          report_unused_suppressions, no_cache, cache_dir, isolated, jobs, toolkit_headers):
     """Check .cu, .ptx files (or directories of them) and report findings."""
     from .cache import default_cache_dir
 
@@ -116,6 +119,7 @@ def check(paths, fmt, select, ignore, blocks, arches, nvcc, nvcc_args, output, s
         cache_dir=None if no_cache else (cache_dir or default_cache_dir()),
         jobs=jobs,
         report_unused_suppressions=report_unused_suppressions,
+        toolkit_headers=toolkit_headers,
     )
     try:
         from .rules.registry import resolve_selection
@@ -159,6 +163,7 @@ def check(paths, fmt, select, ignore, blocks, arches, nvcc, nvcc_args, output, s
 
 def _statistics(results) -> str:
     """`COUNT CODE name` per rule, most frequent first, like `ruff --statistics`."""
+    from .report import summary_line
     from .rules.registry import all_rules
     from .suppressions import DRIVER_RULES
 
@@ -169,15 +174,10 @@ def _statistics(results) -> str:
             counts[d.code] = counts.get(d.code, 0) + 1
     lines = [f"{n:>5}  {code:<9} {names.get(code, '')}".rstrip()
              for code, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
-    errors = sum(len(r.errors) for r in results)
     for r in results:
         for err in r.errors:
             lines.append(str(err))
-    total = sum(counts.values())
-    summary = f"Found {total} finding{'s' if total != 1 else ''}"
-    if errors:
-        summary += f" and {errors} input error{'s' if errors != 1 else ''}"
-    lines.append(summary + ".")
+    lines.append(summary_line(results))
     return "\n".join(lines) + "\n"
 
 

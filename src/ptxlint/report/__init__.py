@@ -1,0 +1,15 @@
+"""Output formats: one module per format; each only formats findings, never finds them."""
+
+
+def summary_line(results) -> str:
+    """`Found N findings[ and M input errors].`, plus how many toolkit-header findings were hidden."""
+    count = sum(len(r.diagnostics) for r in results)
+    errors = sum(len(r.errors) for r in results)
+    hidden = sum(r.hidden_in_toolkit for r in results)
+    summary = f"Found {count} finding{'s' if count != 1 else ''}"
+    if errors:
+        summary += f" and {errors} input error{'s' if errors != 1 else ''}"
+    if hidden:
+        summary += (f" ({hidden} more in CUDA toolkit headers, not shown: they are not yours to fix; "
+                    "--toolkit-headers shows them)")
+    return summary + "."

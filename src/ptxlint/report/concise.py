@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+from . import summary_line
+
 
 def render(results) -> str:
     out = []
-    count = 0
     for result in results:
         for err in result.errors:
             out.append(f"{err}")
         for d in result.diagnostics:
             out.append(f"{d.path}:{d.line or 0}:{d.column or 0}: {d.code} {d.message}")
-            count += 1
-    out.append(f"Found {count} finding{'s' if count != 1 else ''}.")
+    out.append(summary_line(results))
     return "\n".join(out) + "\n"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 
+from . import summary_line
+
 
 @lru_cache(maxsize=64)
 def _source_lines(path: str) -> tuple:
@@ -39,21 +41,14 @@ def format_diagnostic(d, colour: bool = False, show_source: bool = True) -> str:
     return "\n".join(lines)
 
 
-def render(results, colour: bool = False, statistics: bool = False) -> str:
+def render(results, colour: bool = False) -> str:
     out = []
-    count = 0
-    errors = 0
     for result in results:
         for err in result.errors:
             out.append(_colour(f"{err}", "1;31", colour) if colour else f"{err}")
-            errors += 1
         for d in result.diagnostics:
             out.append(format_diagnostic(d, colour))
-            count += 1
-    summary = f"Found {count} finding{'s' if count != 1 else ''}"
-    if errors:
-        summary += f" and {errors} input error{'s' if errors != 1 else ''}"
-    out.append(summary + ".")
+    out.append(summary_line(results))
     return "\n".join(out) + "\n"
 
 

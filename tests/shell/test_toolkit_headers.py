@@ -1,0 +1,68 @@
+"""Findings located in CUDA toolkit headers (a CUB kernel instantiated by the user's code) are
+counted but not shown unless asked for: the user cannot fix CUB."""
+
+import json
+
+from support import run_cli
+
+# Two kernels reading a 32x32 tile column-wise (a 32-way conflict each): one written in the
+# user's file, one whose code the .loc lines place in a CUB header.
+PTX = """
+.version 9.0
+.target sm_90
+.address_size 64
+
+.visible .entry {name}(.param .u64 out)
+{{
+    .reg .b32 %r<8>;
+    .reg .f32 %f<2>;
+    .reg .b64 %rd<4>;
+    .shared .align 4 .b8 tile[4096];
+    .loc {file} 7 5
+    mov.u32 %r1, %tid.x;
+    mov.u32 %r2, %tid.y;
+    shl.b32 %r3, %r1, 7;
+    shl.b32 %r4, %r2, 2;
+    add.s32 %r5, %r3, %r4;
+    mov.u32 %r6, tile;
+    add.s32 %r7, %r6, %r5;
+    ld.shared.f32 %f1, [%r7];
+    ld.param.u64 %rd1, [out];
+    st.global.f32 [%rd1], %f1;
+    ret;
+}}
+"""
+
+
+def module(tmp_path):
+    text = (PTX.format(name="userKernel", file=1) + PTX.format(name="cubKernel", file=2)
+            + '.file 1 "{}"\n.file 2 "/usr/local/cuda-13.0/include/cccl/cub/agent/agent_tile.cuh"\n'
+            .format(tmp_path / "kernels.cu"))
+    path = tmp_path / "kernels.ptx"
+    path.write_text(text)
+    return path
+
+
+def test_toolkit_findings_are_counted_not_shown(tmp_path):
+    r = run_cli("check", "--format", "concise", "--block", "32x32", "--select", "BANK", module(tmp_path))
+    assert r.returncode == 1
+    lines = r.stdout.splitlines()
+    assert len(lines) == 2 and lines[0].startswith(f"{tmp_path / 'kernels.cu'}:7:5: BANK001")
+    assert lines[1] == ("Found 1 finding (1 more in CUDA toolkit headers, not shown: they are not yours to fix; "
+                        "--toolkit-headers shows them).")
+
+
+def test_toolkit_headers_flag_shows_them(tmp_path):
+    r = run_cli("check", "--format", "json", "--toolkit-headers", "--block", "32x32", "--select", "BANK",
+                module(tmp_path))
+    assert r.returncode == 1
+    paths = sorted(d["path"] for d in json.loads(r.stdout)["diagnostics"])
+    assert paths == sorted([str(tmp_path / "kernels.cu"), "/usr/local/cuda-13.0/include/cccl/cub/agent/agent_tile.cuh"])
+
+
+def test_only_toolkit_findings_exit_clean(tmp_path):
+    path = tmp_path / "cub_only.ptx"
+    path.write_text(PTX.format(name="cubKernel", file=2)
+                    + '.file 2 "/usr/local/cuda-13.0/include/cccl/cub/agent/agent_tile.cuh"\n')
+    r = run_cli("check", "--format", "concise", "--block", "32x32", path)
+    assert r.returncode == 0, r.stdout + r.stderr

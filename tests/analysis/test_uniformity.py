@@ -1,14 +1,11 @@
 """UniformityAnalysis: sources of divergence, sync dependence, warp vs block levels, explanations."""
 
-import time
-
 import pytest
 
-from support import REPO
 from ptxlint.analysis.context import AnalysisOptions, KernelContext
 from ptxlint.analysis.uniformity import BLOCK, CTA, UNIFORM, WARP
 from ptxlint.frontend.ir import Register
-from ptxlint.frontend.parser import parse_ptx, parse_ptx_file
+from ptxlint.frontend.parser import parse_ptx
 
 HEADER = """
 .version 8.0
@@ -177,13 +174,3 @@ def test_ballot_is_warp_uniform_but_block_divergent():
     add.s32 %r3, %r2, 1;
     ret;""")
     assert ctx.uniformity.level(ins_at(ctx, "add.s32"), Register("%r2")) == BLOCK
-
-
-@pytest.mark.skipif(not (REPO / "bench" / "cub" / "cub_sm90.ptx").exists(), reason="CUB PTX not generated")
-def test_cub_scale():
-    module = parse_ptx_file(str(REPO / "bench" / "cub" / "cub_sm90.ptx"))
-    start = time.perf_counter()
-    for function in module.functions:
-        if function.has_body:
-            KernelContext(module, function, AnalysisOptions()).uniformity
-    assert time.perf_counter() - start < 20  # a few seconds in practice (cfg and dataflow included)

@@ -118,3 +118,22 @@ def test_rule_command_prints_docs_and_rejects_unknown_codes(project):
     assert bad.returncode == 2 and "unknown rule 'NOPE999'" in bad.stderr
     bad = project.run("check", "--select", "NOPE", "x.ptx")
     assert bad.returncode == 2 and "unknown rule code or prefix 'NOPE'" in bad.stderr
+
+
+def test_sarif_of_every_real_rule_family_validates(project):
+    """The real rules' findings (notes, fixes, relatedness), not only the test rule, make valid SARIF."""
+    jsonschema = pytest.importorskip("jsonschema", reason="jsonschema is in the test extra")
+    repo = Path(__file__).resolve().parents[2]
+    inputs = [repo / "validation" / "sync" / "labelled.sm_90.ptx", repo / "samples" / "smem_row_col.sm_90.ptx",
+              repo / "validation" / "reference" / "smem_patterns_h100.sm_90.ptx"]
+    r = project.run("check", "--no-cache", "--isolated", "--ignore", "TEST", "--format", "sarif", *inputs)
+    assert r.returncode == 1, r.stderr
+    log = json.loads(r.stdout)
+    schema = json.loads(SCHEMA.read_text())
+    jsonschema.validators.validator_for(schema)(schema, format_checker=jsonschema.FormatChecker()).validate(log)
+    run = log["runs"][0]
+    codes = {res["ruleId"] for res in run["results"]}
+    assert {"BANK001", "BANK002", "CONST001", "FENCE001", "FENCE002", "FENCE003", "RACE001", "SHFL001", "SHFL002",
+            "SYNC001", "SYNC002", "SYNC003", "SYNC004", "WARP001"} <= codes
+    assert {rule["id"] for rule in run["tool"]["driver"]["rules"]} == codes
+    assert all(res["properties"].get("fix") for res in run["results"] if not res["ruleId"].startswith("BANK"))

@@ -137,3 +137,15 @@ def test_sarif_of_every_real_rule_family_validates(project):
             "SYNC001", "SYNC002", "SYNC003", "SYNC004", "WARP001"} <= codes
     assert {rule["id"] for rule in run["tool"]["driver"]["rules"]} == codes
     assert all(res["properties"].get("fix") for res in run["results"] if not res["ruleId"].startswith("BANK"))
+
+
+def test_github_annotation_carries_the_notes_and_then_the_fix():
+    from ptxlint.api import FileResult
+    from ptxlint.diagnostics import Diagnostic
+    from ptxlint.report import github
+
+    d = Diagnostic("SYNC001", "error", "barrier in divergent code", "k.cu", 4, 5,
+                   notes=["assumed block 64x1x1"], fix="move the barrier out of the branch")
+    assert github.render([FileResult("k.cu", [d])]) == (
+        "::error file=k.cu,line=4,col=5,title=SYNC001::barrier in divergent code%0Aassumed block 64x1x1"
+        "%0Afix: move the barrier out of the branch\n")

@@ -200,8 +200,9 @@ def rule(code, show_all, table):
             click.echo(f"| {r.code} | {r.name} | {r.severity} | {r.summary} |")
         return
     if not code:
+        width = max(len(r.code) for r in rules)
         for r in rules:
-            click.echo(f"{r.code}  {r.name:<40} {r.severity:<8} {r.summary}")
+            click.echo(f"{r.code:<{width}}  {r.name:<40} {r.severity:<8} {r.summary}")
         return
     driver = [r for r in DRIVER_RULES if code.upper() == r.code or code == r.name]
     try:

@@ -149,3 +149,17 @@ def test_github_annotation_carries_the_notes_and_then_the_fix():
     assert github.render([FileResult("k.cu", [d])]) == (
         "::error file=k.cu,line=4,col=5,title=SYNC001::barrier in divergent code%0Aassumed block 64x1x1"
         "%0Afix: move the barrier out of the branch\n")
+
+
+def test_rule_list_is_one_aligned_row_per_rule(project):
+    rows = project.run("rule").stdout.splitlines()
+    assert any(row.startswith("CONST001  non-uniform-constant-access ") for row in rows)
+    assert len({row.index(row.split()[1]) for row in rows}) == 1  # the names start in one column
+
+
+def test_unknown_rule_code_is_one_message_and_nothing_is_checked(project):
+    project.write("k.ptx", ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n\tbar.sync \t0;\n\tret;\n}\n")
+    for option in ("--select", "--ignore"):
+        r = project.run("check", "--no-cache", option, "BANK,NOPE", "k.ptx")
+        assert r.returncode == 2 and r.stdout == ""
+        assert r.stderr == "ptxlint: unknown rule code or prefix 'NOPE'\n"

@@ -93,3 +93,28 @@ def test_early_exit_and_divergent_barrier_are_told_apart():
     codes = {(d.kernel, d.code) for d in findings("barriers.cu")}
     assert ("_Z11halfBarrierPi", "SYNC001") in codes
     assert ("_Z16earlyExitBarrierPKfPfi", "SYNC002") in codes
+
+
+def test_the_command_line_reports_exactly_the_expected_findings_on_every_sample_ptx():
+    """`ptxlint check` itself (one process, every committed sample PTX, the declared shapes as --block):
+    all rule families, BANK included, equal EXPECTED.json."""
+    from support import run_cli
+
+    args = ["check", "--no-cache", "--isolated", "--format", "json"]
+    for source in EXPECTED:
+        for glob, dims, _ in declared_blocks(source):
+            args += ["--block", f"{glob}={'x'.join(map(str, dims))}"]
+    proc = run_cli(*args, *(SAMPLES / name for name in PTX_FILES))
+    assert proc.returncode == 1, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["errors"] == []
+    by_ptx = {}
+    for d in doc["diagnostics"]:
+        by_ptx.setdefault(d["ptx_path"].rsplit("/", 1)[-1], []).append(d)
+    for ptx in PTX_FILES:
+        got = by_ptx.get(ptx, [])
+        want = EXPECTED[ptx.split(".")[0] + ".cu"]
+        assert len(got) == len(want), (ptx, [(d["code"], d["line"]) for d in got])
+        for e in want:
+            assert any(d["code"] == e["code"] and d["kernel"] == e["entry"] and
+                       (d["line"] == e["line"] or e["line"] in d["data"].get("lines", ())) for d in got), (ptx, e)

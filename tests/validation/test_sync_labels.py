@@ -7,6 +7,9 @@ against the model.
 """
 
 import json
+import re
+import subprocess
+import sys
 
 import pytest
 
@@ -39,6 +42,26 @@ def test_suite_is_large_and_names_its_hardware():
     assert len(KERNELS) >= 30
     assert "H100" in LABELS["gpu"] and LABELS["compute_sanitizer"]
     assert sum(name.startswith("ok_") for name in KERNELS) >= 15
+    assert all(name.startswith(("bad_", "ok_")) for name in KERNELS)
+
+
+def test_labels_are_the_markers_in_the_source():
+    """Every bad_ kernel carries at least one `// EXPECT CODE` marker, no ok_ kernel does, and labels.json
+    holds exactly the markers of labelled.cu (so no label was dropped from the test's input)."""
+    for name, kernel in KERNELS.items():
+        assert bool(kernel["expected"]) == name.startswith("bad_"), name
+    source = (SUITE / "labelled.cu").read_text().splitlines()
+    markers = {(m.group(1), n) for n, line in enumerate(source, 1)
+               for m in [re.search(r"//\s*EXPECT\s+([A-Z]+[0-9]{3})\b", line)] if m}
+    labelled = {(e["code"], e["cu_line"]) for k in KERNELS.values() for e in k["expected"]}
+    assert markers == labelled
+
+
+def test_labels_json_is_what_collect_py_makes_of_the_raw_sanitizer_logs(tmp_path):
+    out = tmp_path / "labels.json"
+    subprocess.run([sys.executable, str(SUITE / "collect.py"), "-o", str(out)], cwd=SUITE, check=True,
+                   capture_output=True)
+    assert json.loads(out.read_text()) == LABELS
 
 
 @pytest.mark.parametrize("name", sorted(n for n in KERNELS if n.startswith("bad_")))
@@ -48,8 +71,9 @@ def test_bad_kernel_is_flagged_with_its_code_at_its_line(name, findings):
     if name in KNOWN_GAPS and not want <= got:
         pytest.xfail(KNOWN_GAPS[name])
     assert want <= got, f"{name}: expected {sorted(want)}, got {sorted(got)}"
-    # nothing from another family on a kernel labelled for one defect
+    # nothing from another family on a kernel labelled for one defect, and no extra line of its own
     assert {c for c, _ in got} <= {c for c, _ in want}, sorted(got)
+    assert got == want, f"{name}: findings beyond the labels: {sorted(got - want)}"
 
 
 @pytest.mark.parametrize("name", sorted(n for n in KERNELS if n.startswith("ok_")))

@@ -108,3 +108,27 @@ def test_sanitizer_silence_is_recorded_where_the_model_is_the_judge():
     # SYNC00x (but the if/else case), SHFL, FENCE, CONST: judged by the programming / memory model
     assert "bad_early_return_syncthreads" in silent and "bad_last_block_no_acquire" in silent
     assert "bad_divergent_ifelse_syncthreads" not in silent
+
+
+def test_every_family_names_its_evidence(findings):
+    """Which branch and which thread-dependent value (SYNC, SHFL); which pair of lanes (WARP); which store
+    and which publication or observation (FENCE)."""
+    (ret,) = findings["bad_early_return_syncthreads"]
+    assert "early return (line 232)" in ret.message and "%tid.x" in ret.message
+    arrive, wait = sorted(findings["bad_cluster_arrive_rank0_only"], key=lambda d: d.line)
+    assert all("the branch at line 372" in d.message and "%cluster_ctarank" in d.message for d in (arrive, wait))
+    (aligned,) = findings["bad_aligned_named_barrier_half_warp"]
+    assert "part of a warp" in aligned.message and "the branch at line 273" in aligned.message
+    (warp,) = findings["bad_warp_scratch_reverse_no_syncwarp"]
+    t1, t2 = warp.data["threads"]
+    assert t1 // 32 == t2 // 32 and t1 != t2
+    assert any(f"thread {t1} " in n and f"thread {t2} " in n and "`scratch`" in n for n in warp.notes)
+    (publish,) = findings["bad_flag_publish_no_fence"]
+    assert "the global store at line 680" in publish.message and "line 682" in " ".join(publish.notes)
+    (consume,) = findings["bad_flag_consumer_no_fence"]
+    assert "after observing the flag read at line 703" in consume.message
+    (shfl,) = findings["bad_shfl_full_mask_in_lane_branch"]
+    assert "lanes 16..31 of warp 0 do not execute it" in shfl.message and "the branch at line 809" in shfl.message
+    (width,) = findings["bad_shfl_width_12"]
+    assert "width 12" in width.message and "not a power of two" in width.message
+    assert all(d.fix for ds in findings.values() for d in ds)

@@ -147,7 +147,7 @@ def check(paths, fmt, select, ignore, blocks, arches, nvcc, nvcc_args, output, s
         from .report import text
 
         _emit(text.render(results, colour=output is None and text.use_colour(sys.stdout)), output)
-    if output and any(r.errors for r in results) and fmt != "text":
+    if output and any(r.errors for r in results):
         # The report went to a file; still tell the person at the terminal why the run failed.
         for r in results:
             for err in r.errors:

@@ -163,3 +163,13 @@ def test_unknown_rule_code_is_one_message_and_nothing_is_checked(project):
         r = project.run("check", "--no-cache", option, "BANK,NOPE", "k.ptx")
         assert r.returncode == 2 and r.stdout == ""
         assert r.stderr == "ptxlint: unknown rule code or prefix 'NOPE'\n"
+
+
+def test_with_output_to_a_file_input_errors_still_reach_the_terminal(project):
+    project.write("k.ptx", ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n\tbar.sync \t0;\n\tret;\n}\n")
+    for fmt in ("text", "concise", "json", "sarif", "github"):
+        r = project.run("check", "--no-cache", "--select", "TEST", "--format", fmt, "-o", f"report.{fmt}", "nope.ptx", "k.ptx")
+        assert r.returncode == 2 and r.stdout == "", fmt
+        assert r.stderr == "nope.ptx: no such file or directory\n", fmt
+        report = (project.root / f"report.{fmt}").read_text()
+        assert "nope.ptx" in report and "k.ptx" in report, fmt

@@ -104,6 +104,6 @@ def test_unknown_key_in_a_ptxlint_toml_names_that_file(project):
     project.write("other.ptx", PTX_WITH_BARRIER)
     r = project.run("check", "--no-cache", "--format", "concise", "sub", "other.ptx")
     assert r.returncode == 2
-    assert r.stdout.count("sub/.ptxlint.toml:5: unknown key `per-file-ignore`") == 1
+    assert r.stdout.count("sub/.ptxlint.toml:5: unknown key `per-file-ignore` in the top-level table;") == 1
     assert "other.ptx:7:1: TEST001" in r.stdout and "sub/k.ptx:7:1" not in r.stdout
     assert "Traceback" not in r.stdout + r.stderr

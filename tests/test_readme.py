@@ -1,8 +1,11 @@
 """The README's rule table is the one the rule docs generate."""
 
 import re
+import shutil
 
-from support import REPO, run_cli
+import pytest
+
+from support import REPO, SAMPLES, run_cli
 
 
 def test_readme_rule_table_matches_the_rule_docs():
@@ -29,3 +32,33 @@ def test_rule_docs_render_as_markdown_without_stray_indentation():
     for section in ("## What it does", "## Why is this bad?", "## Example", "## Use instead"):
         assert lines.count(section) == len(headings)
     assert not any(l.lstrip().startswith(("#", "```")) and l != l.lstrip() for l in lines)
+
+
+def _after(readme: str, marker: str, fence: str) -> str:
+    """The body of the first ``` block of kind `fence` after `marker` in the README."""
+    start = readme.index(f"```{fence}\n", readme.index(marker)) + len(fence) + 4
+    return readme[start:readme.index("```", start)]
+
+
+def test_readme_accesses_example_is_the_current_output():
+    block = _after((REPO / "README.md").read_text(), "`ptxlint accesses` shows", "text")
+    command, expected = block.split("\n", 1)
+    assert command.startswith("$ ptxlint accesses ")
+    proc = run_cli(*command.split()[2:], cwd=REPO)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == expected
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not on PATH: the README's example is a .cu file")
+def test_readme_text_and_github_output_are_what_ptxlint_prints(tmp_path):
+    readme = (REPO / "README.md").read_text()
+    (tmp_path / "kernels").mkdir()
+    (tmp_path / "kernels" / "transpose.cu").write_text(_after(readme, "### What you see", "cuda"))
+    command, expected = _after(readme, "### What you see", "text").split("\n", 1)
+    assert command == "$ ptxlint check --block 32x32 kernels/transpose.cu"
+    text = run_cli("check", "--no-cache", "--isolated", *command.split()[3:], cwd=tmp_path)
+    assert text.returncode == 1 and text.stdout == expected
+    annotation = _after(readme, "The same finding as a GitHub annotation", "text")
+    github = run_cli("check", "--no-cache", "--isolated", "--format", "github", *command.split()[3:], cwd=tmp_path)
+    assert github.stdout == annotation
+    assert annotation.rstrip("\n").endswith(text.stdout.split("= fix: ")[1].split("\n")[0])

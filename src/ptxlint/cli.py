@@ -151,7 +151,7 @@ def check(paths, fmt, select, ignore, blocks, arches, nvcc, nvcc_args, output, s
         from .report import text
 
         _emit(text.render(results, colour=output is None and text.use_colour(sys.stdout)), output)
-    if output and any(r.errors for r in results) and fmt != "text":
+    if output and any(r.errors for r in results):
         # The report went to a file; still tell the person at the terminal why the run failed.
         for r in results:
             for err in r.errors:
@@ -200,8 +200,9 @@ def rule(code, show_all, table):
             click.echo(f"| {r.code} | {r.name} | {r.severity} | {r.summary} |")
         return
     if not code:
+        width = max(len(r.code) for r in rules)
         for r in rules:
-            click.echo(f"{r.code}  {r.name:<40} {r.severity:<8} {r.summary}")
+            click.echo(f"{r.code:<{width}}  {r.name:<40} {r.severity:<8} {r.summary}")
         return
     driver = [r for r in DRIVER_RULES if code.upper() == r.code or code == r.name]
     try:

@@ -147,7 +147,7 @@ def load_config(path: str) -> Config:
         raise InputError(shown, f"invalid TOML: {err.args[0] if err.args else err}", line) from None
     is_pyproject = os.path.basename(path) == "pyproject.toml"
     table = data.get("tool", {}).get("ptxlint", {}) if is_pyproject else data
-    section = "[tool.ptxlint]" if is_pyproject else "(top level)"
+    section = "[tool.ptxlint]" if is_pyproject else "the top-level table"
     return _Validator(shown, path, text, table, section, is_pyproject).build()
 
 

@@ -1,4 +1,5 @@
-"""SYNC/RACE/WARP/FENCE/CONST/SHFL findings on the project's samples: exactly the expected ones.
+"""SYNC/RACE/WARP/FENCE/CONST/SHFL findings on the project's samples: exactly the expected ones, in every
+committed PTX build of each sample (sm_75 to sm_100a, and the -G debug build).
 
 Block shapes come from the `// ptxlint-block: XxY` comment above each kernel (the shape it is written
 for, README), so that kernels without an expected finding are checked with their real shape too.
@@ -36,15 +37,25 @@ def declared_blocks(source: str) -> list:
     return out
 
 
-def findings(source: str) -> list:
-    module = parse_ptx_file(str(SAMPLES / source.replace(".cu", ".sm_90.ptx")))
+def findings(source: str, ptx: str = None) -> list:
+    module = parse_ptx_file(str(SAMPLES / (ptx or source.replace(".cu", ".sm_90.ptx"))))
     options = CheckOptions(select=list(FAMILIES), analysis=AnalysisOptions(block_overrides=declared_blocks(source)))
     return check_module(module, options)
 
 
-@pytest.mark.parametrize("source", sorted(EXPECTED), ids=str)
-def test_sample_findings(source):
-    found = findings(source)
+# Every committed PTX of every sample: sm_75/sm_80/sm_90/sm_90a/sm_100a builds and the -G debug build
+PTX_FILES = sorted(p.name for p in SAMPLES.glob("*.ptx"))
+
+
+def test_every_sample_has_its_ptx():
+    assert {name.split(".")[0] + ".cu" for name in PTX_FILES} == set(EXPECTED)
+    assert len(PTX_FILES) > len(EXPECTED) and "reduce_warp_tail.sm_90.G.ptx" in PTX_FILES
+
+
+@pytest.mark.parametrize("ptx", PTX_FILES, ids=str)
+def test_sample_findings(ptx):
+    source = ptx.split(".")[0] + ".cu"
+    found = findings(source, ptx)
     got = sorted({(d.kernel, d.code, d.line) for d in found if d.code != "WARP001"})
     want = sorted((e["entry"], e["code"], e["line"]) for e in EXPECTED[source]
                   if e["code"].startswith(FAMILIES) and e["code"] != "WARP001")
@@ -82,3 +93,28 @@ def test_early_exit_and_divergent_barrier_are_told_apart():
     codes = {(d.kernel, d.code) for d in findings("barriers.cu")}
     assert ("_Z11halfBarrierPi", "SYNC001") in codes
     assert ("_Z16earlyExitBarrierPKfPfi", "SYNC002") in codes
+
+
+def test_the_command_line_reports_exactly_the_expected_findings_on_every_sample_ptx():
+    """`ptxlint check` itself (one process, every committed sample PTX, the declared shapes as --block):
+    all rule families, BANK included, equal EXPECTED.json."""
+    from support import run_cli
+
+    args = ["check", "--no-cache", "--isolated", "--format", "json"]
+    for source in EXPECTED:
+        for glob, dims, _ in declared_blocks(source):
+            args += ["--block", f"{glob}={'x'.join(map(str, dims))}"]
+    proc = run_cli(*args, *(SAMPLES / name for name in PTX_FILES))
+    assert proc.returncode == 1, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["errors"] == []
+    by_ptx = {}
+    for d in doc["diagnostics"]:
+        by_ptx.setdefault(d["ptx_path"].rsplit("/", 1)[-1], []).append(d)
+    for ptx in PTX_FILES:
+        got = by_ptx.get(ptx, [])
+        want = EXPECTED[ptx.split(".")[0] + ".cu"]
+        assert len(got) == len(want), (ptx, [(d["code"], d["line"]) for d in got])
+        for e in want:
+            assert any(d["code"] == e["code"] and d["kernel"] == e["entry"] and
+                       (d["line"] == e["line"] or e["line"] in d["data"].get("lines", ())) for d in got), (ptx, e)

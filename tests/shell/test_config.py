@@ -96,3 +96,14 @@ def test_arch_and_nvcc_options_from_config_reach_nvcc_and_the_analysis(project):
     [d] = findings(project.run("check", "--no-cache", "--format", "json", "k.cu"))
     assert (d["path"], d["line"]) == ("k.cu", 3)
     assert "for sm_80" in d["message"]
+
+
+def test_unknown_key_in_a_ptxlint_toml_names_that_file(project):
+    project.write("sub/.ptxlint.toml", 'select = ["TEST"]\n\n[block]\n"*" = "64"\n[per-file-ignore]\n"x" = ["TEST"]\n')
+    project.write("sub/k.ptx", PTX_WITH_BARRIER)
+    project.write("other.ptx", PTX_WITH_BARRIER)
+    r = project.run("check", "--no-cache", "--format", "concise", "sub", "other.ptx")
+    assert r.returncode == 2
+    assert r.stdout.count("sub/.ptxlint.toml:5: unknown key `per-file-ignore` in the top-level table;") == 1
+    assert "other.ptx:7:1: TEST001" in r.stdout and "sub/k.ptx:7:1" not in r.stdout
+    assert "Traceback" not in r.stdout + r.stderr

@@ -118,3 +118,58 @@ def test_rule_command_prints_docs_and_rejects_unknown_codes(project):
     assert bad.returncode == 2 and "unknown rule 'NOPE999'" in bad.stderr
     bad = project.run("check", "--select", "NOPE", "x.ptx")
     assert bad.returncode == 2 and "unknown rule code or prefix 'NOPE'" in bad.stderr
+
+
+def test_sarif_of_every_real_rule_family_validates(project):
+    """The real rules' findings (notes, fixes, relatedness), not only the test rule, make valid SARIF."""
+    jsonschema = pytest.importorskip("jsonschema", reason="jsonschema is in the test extra")
+    repo = Path(__file__).resolve().parents[2]
+    inputs = [repo / "validation" / "sync" / "labelled.sm_90.ptx", repo / "samples" / "smem_row_col.sm_90.ptx",
+              repo / "validation" / "reference" / "smem_patterns_h100.sm_90.ptx"]
+    r = project.run("check", "--no-cache", "--isolated", "--ignore", "TEST", "--format", "sarif", *inputs)
+    assert r.returncode == 1, r.stderr
+    log = json.loads(r.stdout)
+    schema = json.loads(SCHEMA.read_text())
+    jsonschema.validators.validator_for(schema)(schema, format_checker=jsonschema.FormatChecker()).validate(log)
+    run = log["runs"][0]
+    codes = {res["ruleId"] for res in run["results"]}
+    assert {"BANK001", "BANK002", "CONST001", "FENCE001", "FENCE002", "FENCE003", "RACE001", "SHFL001", "SHFL002",
+            "SYNC001", "SYNC002", "SYNC003", "SYNC004", "WARP001"} <= codes
+    assert {rule["id"] for rule in run["tool"]["driver"]["rules"]} == codes
+    assert all(res["properties"].get("fix") for res in run["results"] if not res["ruleId"].startswith("BANK"))
+
+
+def test_github_annotation_carries_the_notes_and_then_the_fix():
+    from ptxlint.api import FileResult
+    from ptxlint.diagnostics import Diagnostic
+    from ptxlint.report import github
+
+    d = Diagnostic("SYNC001", "error", "barrier in divergent code", "k.cu", 4, 5,
+                   notes=["assumed block 64x1x1"], fix="move the barrier out of the branch")
+    assert github.render([FileResult("k.cu", [d])]) == (
+        "::error file=k.cu,line=4,col=5,title=SYNC001::barrier in divergent code%0Aassumed block 64x1x1"
+        "%0Afix: move the barrier out of the branch\n")
+
+
+def test_rule_list_is_one_aligned_row_per_rule(project):
+    rows = project.run("rule").stdout.splitlines()
+    assert any(row.startswith("CONST001  non-uniform-constant-access ") for row in rows)
+    assert len({row.index(row.split()[1]) for row in rows}) == 1  # the names start in one column
+
+
+def test_unknown_rule_code_is_one_message_and_nothing_is_checked(project):
+    project.write("k.ptx", ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n\tbar.sync \t0;\n\tret;\n}\n")
+    for option in ("--select", "--ignore"):
+        r = project.run("check", "--no-cache", option, "BANK,NOPE", "k.ptx")
+        assert r.returncode == 2 and r.stdout == ""
+        assert r.stderr == "ptxlint: unknown rule code or prefix 'NOPE'\n"
+
+
+def test_with_output_to_a_file_input_errors_still_reach_the_terminal(project):
+    project.write("k.ptx", ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n\tbar.sync \t0;\n\tret;\n}\n")
+    for fmt in ("text", "concise", "json", "sarif", "github"):
+        r = project.run("check", "--no-cache", "--select", "TEST", "--format", fmt, "-o", f"report.{fmt}", "nope.ptx", "k.ptx")
+        assert r.returncode == 2 and r.stdout == "", fmt
+        assert r.stderr == "nope.ptx: no such file or directory\n", fmt
+        report = (project.root / f"report.{fmt}").read_text()
+        assert "nope.ptx" in report and "k.ptx" in report, fmt

@@ -27,9 +27,7 @@ def render(results) -> str:
         for err in result.errors:
             out.append(_command("error", err.message, file=err.path, line=err.line, col=err.column, title="ptxlint"))
         for d in result.diagnostics:
-            message = d.message
-            if d.notes:
-                message += "\n" + "\n".join(d.notes)
+            message = "\n".join([d.message, *d.notes] + ([f"fix: {d.fix}"] if d.fix else []))
             out.append(_command(_LEVEL.get(d.severity, "warning"), message,
                                 file=d.path, line=d.line, col=d.column, title=d.code))
     return "\n".join(out) + ("\n" if out else "")

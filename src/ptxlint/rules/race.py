@@ -10,7 +10,7 @@ from typing import Optional
 from ..analysis.layout import source_name
 from ..analysis.lanes import Affine, Varying
 from ..analysis.loops import innermost_loop
-from ..frontend.ir import Immediate, Instruction, Register
+from ..frontend.ir import Immediate, Instruction, Register, Symbol
 from .registry import RuleDoc, register
 from .sync import barrier_kind, diagnostic, is_arrive, where
 
@@ -140,6 +140,41 @@ def is_wait_barrier(ins: Instruction, warp_level: bool) -> bool:
     return warp_level and kind == "warp"
 
 
+def _callee(ins: Instruction) -> Optional[str]:
+    """The function a direct `call` names (`call.uni f, (args)` or `call (ret), f, (args)`)."""
+    return next((op.name for op in ins.operands if isinstance(op, Symbol)), None)
+
+
+def _barrier_wrappers(ctx) -> dict:
+    """Device functions called by this kernel that consist of one unconditional barrier and nothing
+    that branches or calls: name -> that barrier. nvcc -G emits `__syncwarp()` as a call to such a
+    function (`bar.warp.sync %r1; ret;`); the call orders memory exactly as the barrier does."""
+    found = ctx.__dict__.get("_barrier_wrappers")
+    if found is None:
+        found = {}
+        called = {_callee(i) for i in ctx.function.instructions if i.op == "call"} - {None}
+        if called:
+            for fn in ctx.module.functions:
+                if fn.name not in called or fn.is_kernel or not fn.has_body:
+                    continue
+                barriers = [i for i in fn.instructions if barrier_kind(i) or i.op == "mbarrier"]
+                if len(barriers) != 1 or barriers[0].guard is not None:
+                    continue
+                if any(i.op in ("bra", "brx", "call", "exit", "trap") for i in fn.instructions):
+                    continue
+                found[fn.name] = barriers[0]
+        ctx.__dict__["_barrier_wrappers"] = found
+    return found
+
+
+def _orders_shared_accesses(ctx, ins: Instruction, warp_level: bool) -> bool:
+    """`is_wait_barrier`, also through an unguarded call to a function that is only that barrier."""
+    if ins.op == "call":
+        barrier = _barrier_wrappers(ctx).get(_callee(ins)) if ins.guard is None else None
+        return barrier is not None and is_wait_barrier(barrier, warp_level)
+    return is_wait_barrier(ins, warp_level)
+
+
 def shared_conflicts(ctx) -> dict:
     """{'block': [Conflict], 'warp': [Conflict], 'notes': [...]}: cached per kernel."""
     found = ctx.__dict__.get("_shared_conflicts")
@@ -159,7 +194,8 @@ def _reachable(ctx, sites: list, warp_level: bool) -> dict:
     by_block: dict = {}
     for n, site in enumerate(sites):
         by_block.setdefault(fn.block_of(site.instruction).id, []).append(n)
-    stops = {b.id: [i.index for i in b.instructions if is_wait_barrier(i, warp_level)] for b in fn.blocks}
+    stops = {b.id: [i.index for i in b.instructions if _orders_shared_accesses(ctx, i, warp_level)]
+             for b in fn.blocks}
     index_of = {site.instruction.index: n for n, site in enumerate(sites)}
 
     def scan(block_id, start):

@@ -173,3 +173,31 @@ def test_with_output_to_a_file_input_errors_still_reach_the_terminal(project):
         assert r.stderr == "nope.ptx: no such file or directory\n", fmt
         report = (project.root / f"report.{fmt}").read_text()
         assert "nope.ptx" in report and "k.ptx" in report, fmt
+
+
+def test_ptx_made_in_another_checkout_points_at_the_sources_of_this_one(tmp_path, cli):
+    """nvcc writes absolute `.file` paths; a committed PTX read in a fresh clone still reports (and
+    shows) the clone's own .cu lines, and suppressions in them apply."""
+    from support import SAMPLES
+
+    clone = tmp_path / "clone" / "samples"
+    clone.mkdir(parents=True)
+    ptx = (SAMPLES / "transpose.sm_90.ptx").read_text()
+    made_elsewhere = "/nonexistent/build/checkout/samples/transpose.cu"
+    ptx = ptx.replace(str(SAMPLES / "transpose.cu"), made_elsewhere)
+    assert made_elsewhere in ptx
+    (clone / "transpose.sm_90.ptx").write_text(ptx)
+    source = (SAMPLES / "transpose.cu").read_text()
+    (clone / "transpose.cu").write_text(source)
+    r = cli("check", "--format", "text", "samples/transpose.sm_90.ptx", cwd=tmp_path / "clone")
+    assert r.returncode == 1
+    first, shown = r.stdout.splitlines()[:2]
+    assert first.startswith("samples/transpose.cu:")
+    line = int(first.split(":")[1])
+    assert shown.endswith(source.splitlines()[line - 1].rstrip())
+
+    lines = source.splitlines()
+    lines[line - 1] += "  // ptxlint: ignore[BANK001]"
+    (clone / "transpose.cu").write_text("\n".join(lines) + "\n")
+    r = cli("check", "--no-cache", "samples/transpose.sm_90.ptx", cwd=tmp_path / "clone")
+    assert r.returncode == 0, r.stdout

@@ -19,6 +19,7 @@ from .grammar_file import grammar_text
 from .operands import OperandSyntaxError, decode_operands
 from .operands import parse_float as _float
 from .operands import parse_int as _int_text
+from .sourcemap import relocated_sources
 
 # ---------------------------------------------------------------------------------------------
 # Callbacks: one per grammar rule, building IR directly.
@@ -553,6 +554,7 @@ def _assemble(path: str, items: list) -> ir.Module:
             module.sections[item[1]] = item[2]
     if module.version is None:
         raise InputError(path, "not PTX: no `.version` directive", 1, 1)
+    module.files = relocated_sources(module.files, path)
     _resolve_locations(module)
     return module
 

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Rebuild EXPECTED.json from the `// EXPECT(CODE[@kernel]): why` markers in the samples.
+"""Rebuild EXPECTED.json from the `// EXPECT(CODE[@kernel][*N]): why` markers in the samples.
+
+`*N`: the line has N findings of that code (a load and a store of one statement are two).
 
 The marker sits on the .cu line of the offending instruction.  The kernel is the enclosing
 __global__ function (namespace-qualified; `@kernel` names one instantiation of a template);
@@ -10,7 +12,7 @@ Every .cu file appears, with [] when the sample is meant to be clean.
 import glob, json, os, re, subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-MARK = re.compile(r"//\s*EXPECT\((\w+)(?:@([^)]+))?\):\s*(.*)$")
+MARK = re.compile(r"//\s*EXPECT\((\w+)(?:@([^)*]+))?(?:\*(\d+))?\):\s*(.*)$")
 BLOCK = re.compile(r"//\s*ptxlint-block:\s*(\d+)(?:x(\d+))?(?:x(\d+))?")
 # __global__ void [__launch_bounds__(..) | __maxnreg__(..) | __cluster_dims__(..)]* name(
 GLOBAL = re.compile(r"__global__\s+(?:void\s+)?(?:__(?:cluster_dims|launch_bounds|maxnreg)__\([^)]*\)\s+)*(?:void\s+)?(\w+)\s*\(")
@@ -51,8 +53,8 @@ def main():
                     f["entry"] = ents[name]
                 if block:
                     f["block"] = block
-                f["why"] = m.group(3).strip()
-                found.append(f)
+                f["why"] = m.group(4).strip()
+                found.extend(dict(f) for _ in range(int(m.group(3) or 1)))
         result[base] = found
     with open(os.path.join(HERE, "EXPECTED.json"), "w") as fh:
         json.dump(result, fh, indent=2)

@@ -15,7 +15,7 @@ __global__ void reduceInterleaved(const int *in, int *out, unsigned int n)
     for (unsigned int s = 1; s < blockDim.x; s *= 2) {
         unsigned int index = 2 * s * tid;
         if (index < blockDim.x)
-            sdata[index] += sdata[index + s]; // EXPECT(BANK001): stride 2*s words across lanes: >=2-way
+            sdata[index] += sdata[index + s]; // EXPECT(BANK001*2): stride 2*s words across lanes: >=2-way (its loads and its store)
         __syncthreads();
     }
     if (tid == 0)

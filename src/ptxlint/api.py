@@ -274,11 +274,15 @@ def _run_plan(plan: _FilePlan) -> dict:
         diagnostics: dict = {}
         for arch, module in modules:
             analysis = replace(plan.analysis, arch=arch) if arch else plan.analysis
+            occurrences: dict = {}
             for d in check_module(module, CheckOptions(analysis=analysis), rules=rules, jobs=plan.parse_jobs):
                 d.path = _user_path(d.path, plan.path)
                 # One finding per place, however many arches show it; a different message for
-                # another arch becomes a note on the first one.
-                key_d = (d.code, d.path, d.line, d.column, d.kernel)
+                # another arch becomes a note on the first one. Findings that share a place within
+                # one arch (a load and a store on one line) stay apart: the n-th meets the n-th.
+                place = (d.code, d.path, d.line, d.column, d.kernel)
+                key_d = place + (occurrences.get(place, 0),)
+                occurrences[place] = key_d[-1] + 1
                 first = diagnostics.get(key_d)
                 if first is None:
                     diagnostics[key_d] = d

@@ -25,6 +25,7 @@ class WarpAccess:
     addresses: list  # byte offsets (relative to the shared symbol) of those lanes, or None
     cost: Optional[WarpCost] = None
     distinct_addresses: int = 0
+    evaluations: list = field(default_factory=list)  # (lanes, addresses) of each evaluation (loop iteration)
 
 
 @dataclass
@@ -102,9 +103,10 @@ def analyse_shared_accesses(ctx) -> list:
             space, generic = "shared", True
         if space == "const" and kind != "load":
             continue
+        variables = sorted({lanes.variable_symbols[s] for s in _symbols(addresses) if s in lanes.variable_symbols})
         access = MemoryAccess(
             instruction=ins, space=space, kind=kind, bits=access_bits(ins),
-            variables=sorted({lanes.variable_symbols[s] for s in _symbols(addresses) if s in lanes.variable_symbols}),
+            variables=variables or _declared_variables_behind(ctx, ins, space),
             generic=generic, matrices=matrix_count(ins),
         )
         iterations = _followed_loop(ctx, ins)
@@ -127,6 +129,13 @@ def analyse_shared_accesses(ctx) -> list:
         for member in group.members:
             member.vector_group = group
     return out
+
+
+def _declared_variables_behind(ctx, ins: Instruction, space: str) -> list:
+    """The variables of `space` that the address is computed from, found by following definitions
+    back: names the variable of an access whose per-lane addresses are not known."""
+    declared = {v.name for v in ctx.module.variables + ctx.function.variables if v.space == space}
+    return sorted(n for n in ctx.address_roots.roots(ins) if n in declared)
 
 
 def _followed_loop(ctx, ins: Instruction):
@@ -280,6 +289,7 @@ def _cost_per_warp(ctx, lanes, access: MemoryAccess, addresses: list, active: li
         if not warp.lanes or warp.cost.active_lanes == 0:
             warp.lanes, warp.addresses = lane_ids, offsets
             warp.distinct_addresses = len(set(offsets))
+        warp.evaluations.append((lane_ids, offsets))
         warp.cost = _add_costs(warp.cost, cost)
 
 

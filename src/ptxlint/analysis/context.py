@@ -43,6 +43,12 @@ class KernelContext:
         return ReachingDefinitions(self.function, self.cfg)
 
     @cached_property
+    def address_roots(self):
+        from .provenance import AddressRoots
+
+        return AddressRoots(self)
+
+    @cached_property
     def uniformity(self):
         from .uniformity import UniformityAnalysis
 

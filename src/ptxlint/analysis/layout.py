@@ -12,7 +12,7 @@ The row length R comes from the addresses that collide: the gcd of their distanc
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import reduce
 from math import gcd
 from typing import Callable, Optional
@@ -28,6 +28,7 @@ class LayoutFix:
     after: int  # wavefronts after the fix, verified with the model
     ideal: int
     remap: Callable = None  # byte offset in the old layout -> byte offset in the new one
+    unchecked: list = field(default_factory=list)  # accesses to the variable whose addresses are unknown
 
 
 def source_name(variable: str) -> str:
@@ -37,17 +38,21 @@ def source_name(variable: str) -> str:
 
 
 def remapped_cost(ctx, access, remap: Callable[[int], int]) -> tuple:
-    """(wavefronts, ideal) of `access` with every lane's address moved by `remap`."""
+    """(wavefronts, ideal) of `access`, every evaluation of it (one per loop iteration followed),
+    with every lane's address moved by `remap`."""
     model = ctx.bank_model
     total = ideal = 0
     for warp in access.warps:
-        if not warp.addresses:
-            continue
-        addresses = [remap(a) for a in warp.addresses]
-        cost = model.warp_cost(list(zip(warp.lanes, addresses)), access.bits // 8, access.kind, access.matrices)
-        total += cost.wavefronts * access.iterations
-        ideal += cost.ideal * access.iterations
+        for lanes, addresses in warp.evaluations:
+            moved = [remap(a) for a in addresses]
+            cost = model.warp_cost(list(zip(lanes, moved)), access.bits // 8, access.kind, access.matrices)
+            total += cost.wavefronts
+            ideal += cost.ideal
     return total, ideal
+
+
+def _unchanged(x: int) -> int:
+    return x
 
 
 def _row_bytes(access, word_bytes: int) -> Optional[int]:
@@ -66,7 +71,9 @@ def suggest_layout_fix(ctx, access) -> Optional[LayoutFix]:
     if len(access.variables) != 1 or not access.determined:
         return None
     name = access.variables[0]
-    siblings = [a for a in ctx.shared_accesses if a.variables == access.variables and a.determined and a.space == "shared"]
+    siblings = [a for a in ctx.shared_accesses if a.variables == access.variables and a.space == "shared"]
+    unchecked = [a for a in siblings if not a.determined]
+    siblings = [a for a in siblings if a.determined]
     row = _row_bytes(access, ctx.bank_model.bank_bytes)
     if row is None:
         return None
@@ -81,11 +88,11 @@ def suggest_layout_fix(ctx, access) -> Optional[LayoutFix]:
         if cost[0] > cost[1]:
             return None
         for other in siblings:
-            if other is not access and remapped_cost(ctx, other, remap)[0] > other.wavefronts:
+            if other is not access and remapped_cost(ctx, other, remap)[0] > remapped_cost(ctx, other, _unchanged)[0]:
                 return None
         return cost
 
-    for pad_elements in (1, 2, 4):
+    for pad_elements in (1, 2, 4, 8, 16):
         pad = pad_elements * element
         remap = lambda x, r=row, p=pad: x + p * (x // r)  # noqa: E731
         cost = verified(remap)
@@ -95,7 +102,7 @@ def suggest_layout_fix(ctx, access) -> Optional[LayoutFix]:
             was = f"[{size // row}][{cols}]" if size and size % row == 0 else f"[...][{cols}]"
             text = (f"pad each {row}-byte row by {pad_elements} element{'s' if pad_elements > 1 else ''}: declare "
                     f"`{source_name(name)}` as {shape} instead of {was} ({element}-byte elements)")
-            return LayoutFix("padding", text, mine_before[0], cost[0], cost[1], remap)
+            return LayoutFix("padding", text, mine_before[0], cost[0], cost[1], remap, unchecked)
     cols = row // element
     if cols >= 2 and cols & (cols - 1) == 0:
 
@@ -108,5 +115,5 @@ def suggest_layout_fix(ctx, access) -> Optional[LayoutFix]:
         if cost is not None:
             text = (f"XOR-swizzle `{source_name(name)}`: in every access use column `c ^ (r % {cols})` for row r "
                     f"({cols} elements of {element} bytes per row); no extra memory")
-            return LayoutFix("swizzle", text, mine_before[0], cost[0], cost[1], swizzle)
+            return LayoutFix("swizzle", text, mine_before[0], cost[0], cost[1], swizzle, unchecked)
     return None

@@ -97,10 +97,21 @@ def _conflict_diagnostic(ctx, group: list, path, line, column) -> Diagnostic:
     notes.extend(access.notes)
     fix = suggest_layout_fix(ctx, access)
     fix_text = None
-    if fix is not None:
+    if fix is None:
+        name = f"`{source_name(access.variables[0])}`" if len(access.variables) == 1 else "the variable"
+        notes.append(f"no padding or XOR swizzle of {name} removes this conflict without slowing another access "
+                     "to it (tried with the bank model): it comes from which elements the lanes index, so change "
+                     "the index expression")
+    else:
         after = [remapped_cost(ctx, a, fix.remap) for a in group]
         fix_text = (f"{fix.text} (verified with the bank model: {wavefronts} -> {sum(c[0] for c in after)} "
                     f"wavefronts per block, ideal {sum(c[1] for c in after)})")
+        if fix.unchecked:
+            lines = sorted({ctx.position(a.instruction)[1] for a in fix.unchecked})
+            many = len(lines) > 1
+            fix_text += (f"; not verified for the {'accesses' if many else 'access'} to the same variable at "
+                         f"line{'s' if many else ''} {', '.join(map(str, lines))}, whose addresses could not be "
+                         "evaluated")
     return Diagnostic(
         code="BANK001", severity="warning", message=message, path=path, line=line, column=column,
         kernel=ctx.function.name, ptx_path=ctx.module.path, ptx_line=ins.ptx_line, notes=notes, fix=fix_text,

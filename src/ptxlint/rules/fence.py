@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..frontend.ir import Instruction, Register, Symbol
+from ..frontend.ir import Instruction
 from .registry import RuleDoc, register
 from .sync import diagnostic, where
 
@@ -45,7 +45,6 @@ class Publication:
 
     def __init__(self, ctx) -> None:
         self.ctx = ctx
-        self._roots: dict = {}
         self._shared_names = {v.name for v in ctx.module.variables + ctx.function.variables if v.space == "shared"}
         fn = ctx.function
         used = set()
@@ -83,46 +82,12 @@ class Publication:
         for ins in self.writes if self.relevant else ():
             self.written_roots |= self.roots(ins)
 
-    def _address_symbols(self, ins: Instruction) -> tuple:
-        """Names (parameters, variables) the address of `ins` is computed from, by following
-        definitions back (cheap: no per-thread evaluation)."""
-        found = self._roots.get(ins.index)
-        if found is not None:
-            return found
-        mem = ins.memory_operand()
-        names = set()
-        if mem is not None and isinstance(mem.base, Symbol):
-            names.add(mem.base.name)
-        elif mem is not None and isinstance(mem.base, Register):
-            dataflow, instructions = self.ctx.dataflow, self.ctx.function.instructions
-            stack, seen = [(ins, mem.base)], set()
-            while stack and len(seen) < 200:
-                at, reg = stack.pop()
-                for d in dataflow.definitions(at, reg):
-                    if d in seen:
-                        continue
-                    seen.add(d)
-                    df = instructions[d]
-                    if df.op == "ld" and df.space == "param":
-                        base = df.memory_operand().base if df.memory_operand() is not None else None
-                        if isinstance(base, Symbol):
-                            names.add(base.name)
-                        continue
-                    if df.op in ("ld", "ldu", "atom"):
-                        continue  # a pointer loaded from memory: its target is unknown
-                    for operand in df.operands[1:]:
-                        if isinstance(operand, Symbol):
-                            names.add(operand.name)
-                    stack.extend((df, r) for r in df.sources() if not r.is_special)
-        found = self._roots[ins.index] = tuple(sorted(names))
-        return found
-
     def is_shared(self, ins: Instruction) -> bool:
-        return ins.space is None and any(n in self._shared_names for n in self._address_symbols(ins))
+        return ins.space is None and any(n in self._shared_names for n in self.ctx.address_roots.roots(ins))
 
     def roots(self, ins: Instruction) -> set:
         """The kernel parameters / global variables the address of `ins` is based on."""
-        return {n for n in self._address_symbols(ins) if n not in self._shared_names}
+        return {n for n in self.ctx.address_roots.roots(ins) if n not in self._shared_names}
 
 
 def _publication(ctx) -> Publication:

@@ -96,15 +96,12 @@ def test_early_exit_and_divergent_barrier_are_told_apart():
 
 
 def test_the_command_line_reports_exactly_the_expected_findings_on_every_sample_ptx():
-    """`ptxlint check` itself (one process, every committed sample PTX, the declared shapes as --block):
-    all rule families, BANK included, equal EXPECTED.json."""
+    """`ptxlint check` itself (one process, every committed sample PTX, the shapes from the samples'
+    configuration): all rule families, BANK included, equal EXPECTED.json."""
     from support import run_cli
 
-    args = ["check", "--no-cache", "--isolated", "--format", "json"]
-    for source in EXPECTED:
-        for glob, dims, _ in declared_blocks(source):
-            args += ["--block", f"{glob}={'x'.join(map(str, dims))}"]
-    proc = run_cli(*args, *(SAMPLES / name for name in PTX_FILES))
+    # no --block: samples/.ptxlint.toml gives every kernel its declared shape
+    proc = run_cli("check", "--no-cache", "--format", "json", *(SAMPLES / name for name in PTX_FILES))
     assert proc.returncode == 1, proc.stderr
     doc = json.loads(proc.stdout)
     assert doc["errors"] == []
@@ -118,3 +115,14 @@ def test_the_command_line_reports_exactly_the_expected_findings_on_every_sample_
         for e in want:
             assert any(d["code"] == e["code"] and d["kernel"] == e["entry"] and
                        (d["line"] == e["line"] or e["line"] in d["data"].get("lines", ())) for d in got), (ptx, e)
+
+
+def test_the_samples_configuration_gives_each_kernel_its_declared_shape():
+    from ptxlint.config import config_for
+
+    config = config_for(str(SAMPLES / "transpose.sm_90.ptx"))
+    configured = {glob: tuple(dims) for glob, dims, _ in config.blocks}
+    for source in EXPECTED:
+        for glob, dims, _ in declared_blocks(source):
+            if not glob.endswith("<*>"):  # the configuration names a template's instances `name<*>`
+                assert configured.get(glob, configured.get(f"{glob}<*>")) == dims, (source, glob)

@@ -115,3 +115,43 @@ def test_predicted_conflicts_are_measured_conflicts(rows):
                  and r.predicted_wavefronts > r.predicted_ideal]
     assert len(conflicts) >= 11
     assert all(r.measured_wavefronts > r.measured_ideal for r in conflicts), _rows_text(conflicts)
+
+
+# A conflicting access and the same access in the sample's padded twin kernel: (kernel, line) of
+# each. The twin is what the fix hint tells the user to write.
+PADDED_TWINS = {
+    ("setRowReadCol", 25): ("setRowReadColPad", 14, "[32][33] instead of [32][32]"),
+    ("setColReadCol", 36): ("setColReadColPad", 25, "[32][33] instead of [32][32]"),
+    ("setRowReadColPad2", 36): ("setRowReadColPad", 14, "[32][33] instead of [32][34]"),
+    ("setRowReadColDyn", 14): ("setRowReadColDynPad", 27, "[...][33] instead of [...][32]"),
+    ("transposeSmem", 30): ("transposeSmemPad", 46, "[32][33] instead of [32][32]"),
+    ("mmaTile<64>", 29): ("mmaTile<72>", 29, "[16][9] instead of [16][8]"),
+    ("mmaTile<64>", 30): ("mmaTile<72>", 30, "[8][9] instead of [8][8]"),
+}
+
+
+def test_fix_hints_predict_what_the_padded_twin_measured(data, rows):
+    """The wavefronts a BANK001 fix hint promises are what the H100 measured for the kernel written
+    the way the hint says (the sample's padded twin), launched with the same shape."""
+    from ptxlint.analysis.context import AnalysisOptions
+    from ptxlint.api import CheckOptions, check_module
+    from ptxlint.frontend.parser import parse_ptx_file
+
+    measured = {(r.kernel, r.line, r.kind): r for r in rows}
+    checked = 0
+    for k in data["kernels"]:
+        lines = {line for (launch, line) in PADDED_TWINS if launch == k["launch"]}
+        if not lines:
+            continue
+        module = parse_ptx_file(str(REPO / "samples" / k["ptx"]))
+        options = CheckOptions(select=["BANK001"], analysis=AnalysisOptions(
+            block_overrides=[(k["name"], tuple(k["block"]), "measured launch")]))
+        for d in check_module(module, options):
+            if d.kernel != k["name"] or d.line not in lines:
+                continue
+            twin_launch, twin_line, declaration = PADDED_TWINS[(k["launch"], d.line)]
+            assert declaration in d.fix, d.fix
+            twin = measured[(twin_launch, twin_line, d.data["kind"])]
+            assert d.data["fixed_wavefronts"] == twin.measured_wavefronts, (k["launch"], d.line, d.fix)
+            checked += 1
+    assert checked == len(PADDED_TWINS)

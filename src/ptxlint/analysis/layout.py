@@ -55,7 +55,8 @@ def _unchanged(x: int) -> int:
     return x
 
 
-def _row_bytes(access, word_bytes: int) -> Optional[int]:
+def _collision_row(access, word_bytes: int) -> Optional[int]:
+    """The row length the colliding addresses repeat at: the gcd of their distances."""
     worst = max((w.cost.worst for w in access.warps if w.cost and w.cost.worst), key=lambda c: len(c.words),
                 default=None)
     if worst is None or len(worst.words) < 2:
@@ -63,6 +64,41 @@ def _row_bytes(access, word_bytes: int) -> Optional[int]:
     distances = [(b - worst.words[0]) * word_bytes for b in worst.words[1:]]
     step = reduce(gcd, distances)
     return step or None
+
+
+def _lane_stride(access) -> Optional[int]:
+    """The most common distance between the addresses of neighbouring lanes: the declared row length
+    of a tile read down a column (`tile[threadIdx.x][c]` of an int tile[32][34]: 136 bytes)."""
+    steps: dict = {}
+    for warp in access.warps:
+        for lanes, addresses in warp.evaluations[:1]:
+            for (l1, a1), (l2, a2) in zip(zip(lanes, addresses), zip(lanes[1:], addresses[1:])):
+                if l2 == l1 + 1 and a2 > a1:
+                    steps[a2 - a1] = steps.get(a2 - a1, 0) + 1
+    return max(steps, key=lambda d: (steps[d], -d)) if steps else None
+
+
+def _candidate_rows(access, element: int, model) -> list:
+    """Row lengths to pad: the lanes' stride when it spans a whole bank line (a column read of a
+    2-D tile: the declared row), then the distance the colliding addresses repeat at."""
+    stride = _lane_stride(access)
+    rows = []
+    for row in (stride if stride and stride >= model.banks * model.bank_bytes else None,
+                _collision_row(access, model.bank_bytes)):
+        if row and row % element == 0 and row // element >= 2 and row not in rows:
+            rows.append(row)
+    return rows
+
+
+PADS = (1, 2, 4, 8, 16)
+
+
+def _target_widths(cols: int) -> list:
+    """Row widths (in elements) to try for a row of `cols`: a row that is already padded (34) first
+    gets a smaller pad over its power of two (33), then every row a larger one (35, 36, ...)."""
+    base = 1 << (cols.bit_length() - 1)
+    narrower = [base + p for p in PADS if base + p < cols]
+    return narrower + [cols + p for p in PADS]
 
 
 def suggest_layout_fix(ctx, access) -> Optional[LayoutFix]:
@@ -74,11 +110,9 @@ def suggest_layout_fix(ctx, access) -> Optional[LayoutFix]:
     siblings = [a for a in ctx.shared_accesses if a.variables == access.variables and a.space == "shared"]
     unchecked = [a for a in siblings if not a.determined]
     siblings = [a for a in siblings if a.determined]
-    row = _row_bytes(access, ctx.bank_model.bank_bytes)
-    if row is None:
-        return None
     element = max(min(access.bits // 8, 16), 1)
-    mine_before = (access.wavefronts, access.ideal)
+    rows = _candidate_rows(access, element, ctx.bank_model)
+    mine_before = access.wavefronts
     variable = ctx.lanes._variables.get(name)
     size = variable.size_bytes if variable is not None else None
 
@@ -92,19 +126,33 @@ def suggest_layout_fix(ctx, access) -> Optional[LayoutFix]:
                 return None
         return cost
 
-    for pad_elements in (1, 2, 4, 8, 16):
-        pad = pad_elements * element
-        remap = lambda x, r=row, p=pad: x + p * (x // r)  # noqa: E731
-        cost = verified(remap)
-        if cost is not None:
-            cols = row // element
-            shape = f"[{size // row}][{cols + pad_elements}]" if size and size % row == 0 else f"[...][{cols + pad_elements}]"
-            was = f"[{size // row}][{cols}]" if size and size % row == 0 else f"[...][{cols}]"
-            text = (f"pad each {row}-byte row by {pad_elements} element{'s' if pad_elements > 1 else ''}: declare "
-                    f"`{source_name(name)}` as {shape} instead of {was} ({element}-byte elements)")
-            return LayoutFix("padding", text, mine_before[0], cost[0], cost[1], remap, unchecked)
-    cols = row // element
-    if cols >= 2 and cols & (cols - 1) == 0:
+    def shape(row: int, cols: int) -> str:
+        return f"[{size // row}][{cols}]" if size and size % row == 0 else f"[...][{cols}]"
+
+    for row in rows:
+        cols = row // element
+        # a narrower row only fits when no access uses the columns it drops
+        used = max((a % row for other in siblings for w in other.warps for _, addrs in w.evaluations for a in addrs),
+                   default=0)
+        for width in _target_widths(cols):
+            if width * element < used + 1:
+                continue
+            remap = lambda x, r=row, n=width * element: (x // r) * n + x % r  # noqa: E731
+            cost = verified(remap)
+            if cost is None:
+                continue
+            declare = f"declare `{source_name(name)}` as {shape(row, width)} instead of {shape(row, cols)}"
+            if width > cols:
+                pad = width - cols
+                text = f"pad each {row}-byte row by {pad} element{'s' if pad > 1 else ''}: {declare}"
+            else:
+                text = f"make each {row}-byte row {width} elements wide: {declare}"
+            return LayoutFix("padding", text + f" ({element}-byte elements)", mine_before, cost[0], cost[1], remap,
+                             unchecked)
+    for row in rows:
+        cols = row // element
+        if cols & (cols - 1):
+            continue
 
         def swizzle(x, r=row, e=element, n=cols):
             line, offset = divmod(x, r)
@@ -115,5 +163,5 @@ def suggest_layout_fix(ctx, access) -> Optional[LayoutFix]:
         if cost is not None:
             text = (f"XOR-swizzle `{source_name(name)}`: in every access use column `c ^ (r % {cols})` for row r "
                     f"({cols} elements of {element} bytes per row); no extra memory")
-            return LayoutFix("swizzle", text, mine_before[0], cost[0], cost[1], swizzle, unchecked)
+            return LayoutFix("swizzle", text, mine_before, cost[0], cost[1], swizzle, unchecked)
     return None

@@ -104,8 +104,9 @@ def _conflict_diagnostic(ctx, group: list, path, line, column) -> Diagnostic:
                      "the index expression")
     else:
         after = [remapped_cost(ctx, a, fix.remap) for a in group]
-        fix_text = (f"{fix.text} (verified with the bank model: {wavefronts} -> {sum(c[0] for c in after)} "
-                    f"wavefronts per block, ideal {sum(c[1] for c in after)})")
+        fixed_wavefronts, fixed_ideal = sum(c[0] for c in after), sum(c[1] for c in after)
+        fix_text = (f"{fix.text} (verified with the bank model: {wavefronts} -> {fixed_wavefronts} "
+                    f"wavefronts per block, ideal {fixed_ideal})")
         if fix.unchecked:
             lines = sorted({ctx.position(a.instruction)[1] for a in fix.unchecked})
             many = len(lines) > 1
@@ -118,6 +119,7 @@ def _conflict_diagnostic(ctx, group: list, path, line, column) -> Diagnostic:
         data={"wavefronts": wavefronts, "ideal": ideal, "ways": access.ways, "kind": access.kind,
               "bits": access.bits, "block": list(ctx.launch.dims), "block_source": ctx.launch.source,
               "bank": worst.bank if worst else None, "fix_kind": fix.kind if fix else None,
+              "fixed_wavefronts": fixed_wavefronts if fix else None,
               "ptx_lines": [a.instruction.ptx_line for a in group]},
     )
 

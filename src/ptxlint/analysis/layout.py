@@ -7,7 +7,9 @@ is shared by all its readers and writers, so a fix must keep them all conflict-f
   address a moves to a + p*e*floor(a / R);
 * XOR swizzle: the element column c of row r becomes c ^ (r % n) (same footprint, no padding).
 
-The row length R comes from the addresses that collide: the gcd of their distances.
+The row length R is the lanes' address stride when it spans a bank line (a 2-D tile read down a
+column: the declared row), else the distance at which the colliding addresses repeat (their gcd).
+A row that is already padded (`[32][34]`) is offered the smaller pad first (`[32][33]`).
 """
 
 from __future__ import annotations
@@ -116,14 +118,15 @@ def suggest_layout_fix(ctx, access) -> Optional[LayoutFix]:
     variable = ctx.lanes._variables.get(name)
     size = variable.size_bytes if variable is not None else None
 
+    others = [(other, remapped_cost(ctx, other, _unchanged)[0]) for other in siblings if other is not access]
+
     def verified(remap) -> Optional[tuple]:
         """The access's cost under `remap` if it is conflict-free and no sibling gets worse."""
         cost = remapped_cost(ctx, access, remap)
         if cost[0] > cost[1]:
             return None
-        for other in siblings:
-            if other is not access and remapped_cost(ctx, other, remap)[0] > remapped_cost(ctx, other, _unchanged)[0]:
-                return None
+        if any(remapped_cost(ctx, other, remap)[0] > now for other, now in others):
+            return None
         return cost
 
     def shape(row: int, cols: int) -> str:
@@ -131,11 +134,11 @@ def suggest_layout_fix(ctx, access) -> Optional[LayoutFix]:
 
     for row in rows:
         cols = row // element
-        # a narrower row only fits when no access uses the columns it drops
-        used = max((a % row for other in siblings for w in other.warps for _, addrs in w.evaluations for a in addrs),
-                   default=0)
+        # a narrower row only fits when no access touches the columns it drops
+        used = max((a % row + other.bits // 8 for other in siblings for w in other.warps
+                    for _, addresses in w.evaluations for a in addresses), default=0)
         for width in _target_widths(cols):
-            if width * element < used + 1:
+            if width * element < used:
                 continue
             remap = lambda x, r=row, n=width * element: (x // r) * n + x % r  # noqa: E731
             cost = verified(remap)

@@ -58,9 +58,15 @@ class Affine(Sequence):
     def __eq__(self, other) -> bool:
         if isinstance(other, Affine):
             return self.terms == other.terms and self.consts == other.consts
-        return list(self) == list(other)
+        return _equal_per_thread(self, other)
 
     __hash__ = None
+
+
+def _equal_per_thread(a, b) -> bool:
+    """Thread-by-thread equality that stops at the first difference (vectors of different
+    forms rarely agree, and most per-thread values are then never built)."""
+    return len(a) == len(b) and all(x == y for x, y in zip(a, b))
 
 
 def _uniform_vector(value, n: int) -> "Affine":
@@ -119,13 +125,17 @@ class Varying(Sequence):
             raise IndexError(i)
         return (0, ((f"{self.base}#{i}", 1),))
 
+    def __iter__(self):
+        base = self.base
+        return ((0, ((f"{base}#{t}", 1),)) for t in range(self.n))
+
     def count(self, value) -> int:
         return 1 if value in self else 0
 
     def __eq__(self, other) -> bool:
         if isinstance(other, Varying):
             return self.base == other.base and self.n == other.n
-        return list(self) == list(other)
+        return _equal_per_thread(self, other)
 
     __hash__ = None
 
@@ -416,7 +426,7 @@ class LaneEvaluator:
             return Affine([i % 32 for i in range(self.n)])
         if name == "%warpid":
             self._note("%warpid is the hardware warp slot, not threadIdx/32; treated as a uniform unknown")
-            return [self.table.value(("special", name, i // 32), name) for i in range(self.n)]
+            return self._per_warp_unknown(("special", name), name)
         if name.startswith(("%ctaid", "%nctaid", "%clusterid", "%nclusterid", "%cluster_", "%smid", "%nsmid",
                             "%gridid", "%dynamic_smem_size", "%total_smem_size", "%envreg")):
             return self._uniform_unknown(("special", name), name)
@@ -779,7 +789,8 @@ class LaneEvaluator:
         return self._fresh((op, ins.index, reg.name), f"the {ins.op} result at {where}")
 
     def _per_warp_unknown(self, key, origin) -> list:
-        return [self.table.value((key, i // 32), origin) for i in range(self.n)]
+        warp_values = [self.table.value((key, w), origin) for w in range((self.n + 31) // 32)]
+        return [warp_values[t // 32] for t in range(self.n)]  # interned once per warp, not per thread
 
     def _pack(self, parts: list, width: int):
         value = S.ZERO

@@ -18,6 +18,7 @@ from .diagnostics import Diagnostic
 from .errors import InputError
 from .frontend.ir import Module
 from .frontend.parser import parse_ptx, parse_ptx_file
+from .gc_pause import collector_paused
 
 PTX_SUFFIXES = (".ptx",)
 SOURCE_SUFFIXES = (".cu",)
@@ -113,11 +114,15 @@ _FORKED: dict = {}  # what forked workers analyse: set before the pool forks, re
 
 
 def _check_function(module: Module, index: int, rules: list, analysis) -> list:
-    context = KernelContext(module, module.functions[index], analysis)
-    diagnostics: list = []
-    for rule in rules:
-        diagnostics.extend(rule.check(context))
-    return diagnostics
+    with collector_paused():
+        context = KernelContext(module, module.functions[index], analysis)
+        try:
+            diagnostics: list = []
+            for rule in rules:
+                diagnostics.extend(rule.check(context))
+            return diagnostics
+        finally:
+            context.release()
 
 
 def _check_function_forked(index: int) -> list:

@@ -465,18 +465,7 @@ class LaneEvaluator:
     def _opaque(self, key) -> tuple:
         """An unknown that is equal for equal keys: uniform when every thread builds the same key.
         Its description names the first unknown it was computed from."""
-        return self.table.value(("opaque", key), lambda: self._root_origin(key), True)
-
-    def _root_origin(self, key) -> str:
-        stack = [key]
-        while stack:
-            item = stack.pop(0)
-            if isinstance(item, tuple):
-                if len(item) == 2 and isinstance(item[0], str) and isinstance(item[1], int) and item[0] in self.table.origin:
-                    origin = self.table.origin[item[0]]
-                    return origin if origin.startswith("a value computed") else f"a value computed from {origin}"
-                stack.extend(item)
-        return "a value computed from unknowns"
+        return self.table.value(("opaque", key), S.ComputedFrom(key), True)
 
     # ---- instruction semantics
     def _evaluate_definition(self, ins: Instruction, reg: Register) -> list:
@@ -640,16 +629,10 @@ class LaneEvaluator:
         symbol for the site, suffixed `#thread` per thread (not interned: there are many)."""
         return Varying(self.table.symbol(("fresh", site), origin, uniform=False), self.n)
 
-    def _derived_origin(self, source: list):
+    def _derived_origin(self, source: list) -> S.ComputedFrom:
         """Description of a value computed from the unknowns in `source` (computed lazily)."""
         first = source[0]
-        symbol = first[1][0][0] if first[1] else None
-
-        def describe():
-            origin = self.table.origin.get(symbol, "unknowns") if symbol else "unknowns"
-            return origin if origin.startswith("a value computed") else f"a value computed from {origin}"
-
-        return describe
+        return S.ComputedFrom(first[1][0][0] if first[1] else None)
 
     def _lift(self, fn, *vectors) -> list:
         """Apply a per-thread function to per-thread values: once when every input is the same

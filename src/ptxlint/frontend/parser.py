@@ -14,6 +14,7 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from ..errors import InputError
+from ..gc_pause import collector_paused
 from . import ir
 from .grammar_file import grammar_text
 from .operands import OperandSyntaxError, decode_operands
@@ -526,7 +527,8 @@ def parse_ptx(text: str, path: str = "<string>", jobs: Optional[int] = None) -> 
         raise InputError(path, "empty file: expected PTX (a `.version` directive first)", 1, 1)
     if "\x00" in text[:4096]:
         raise InputError(path, "binary file: expected PTX text", 1, 1)
-    return _assemble(path, _parse_text(path, text))
+    with collector_paused():
+        return _assemble(path, _parse_text(path, text))
 
 
 def _assemble(path: str, items: list) -> ir.Module:

@@ -349,12 +349,20 @@ class LaneEvaluator:
         k_range = range(len(defs))
         shadowed = {(k, j) for k in k_range for j in k_range
                     if j != k and blocks[k] != blocks[j] and cfg.dominates(blocks[k], blocks[j])}
-        choice = []
-        for flags in zip(*actives):
+
+        def choose(flags) -> Optional[int]:
             chosen = [k for k in k_range if flags[k] is True]
             if len(chosen) > 1:
                 chosen = [k for k in chosen if not any((k, j) in shadowed for j in chosen)]
-            choice.append(chosen[0] if len(chosen) == 1 else None)
+            return chosen[0] if len(chosen) == 1 else None
+
+        choice_for: dict = {}  # threads fall into a few patterns of reached definitions
+        choice = []
+        for flags in zip(*actives):
+            k = choice_for.get(flags, -1)
+            if k == -1:
+                k = choice_for[flags] = choose(flags)
+            choice.append(k)
         if choice.count(choice[0]) == self.n and choice[0] is not None:
             return vectors[choice[0]]
         unresolved = choice.count(None)

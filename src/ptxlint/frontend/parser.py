@@ -583,6 +583,11 @@ def _resolve_locations(module: ir.Module) -> None:
 
 def parse_ptx_file(path: str, jobs: Optional[int] = None) -> ir.Module:
     """Read and parse a `.ptx` file; every failure is an InputError naming the file."""
+    return parse_ptx(read_ptx_file(path), path, jobs=jobs)
+
+
+def read_ptx_file(path: str) -> str:
+    """The text of a `.ptx` file; every failure is an InputError naming the file."""
     try:
         with open(path, "rb") as fh:
             data = fh.read()
@@ -600,4 +605,4 @@ def parse_ptx_file(path: str, jobs: Optional[int] = None) -> ir.Module:
         line = data[: err.start].count(b"\n") + 1
         col = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
         raise InputError(path, f"not UTF-8 text: invalid byte 0x{data[err.start]:02x}", line, col) from None
-    return parse_ptx(text, path, jobs=jobs)
+    return text

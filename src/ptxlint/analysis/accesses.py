@@ -12,7 +12,7 @@ from typing import Optional
 from ..frontend.ir import Instruction
 from . import symbolic as S
 from .bankmodel import WarpCost
-from .lanes import Affine
+from .lanes import Affine, Varying
 
 SHARED_OPS = {"ld": "load", "ldu": "load", "st": "store", "atom": "atomic", "red": "atomic",
               "ldmatrix": "ldmatrix", "stmatrix": "stmatrix"}
@@ -202,8 +202,6 @@ def _aligned(access: MemoryAccess, nbytes: int) -> bool:
 
 
 def _symbols(values) -> set:
-    from .lanes import Varying
-
     if type(values) is Affine:
         return {sym for sym, _ in values.terms}
     if type(values) is Varying:
@@ -219,6 +217,7 @@ def _cost_per_warp(ctx, lanes, access: MemoryAccess, addresses: list, active: li
     """Add this evaluation's cost to each warp (loops add one evaluation per iteration)."""
     model = ctx.bank_model
     nbytes = access.bits // 8
+    unknown_lanes = None  # threads of the last warp whose address differences are unknown
     for w in range(ctx.launch.warps):
         start = 32 * w
         idx = [t for t in range(start, min(start + 32, lanes.n)) if active[t] is not False]
@@ -233,9 +232,12 @@ def _cost_per_warp(ctx, lanes, access: MemoryAccess, addresses: list, active: li
             offsets = [consts[t] for t in idx]
             values = None
         else:
-            values = [addresses[t] for t in idx]
-            if not S.differences_known(values):
-                access.unknown_reason = _why_unknown(lanes, values)
+            if type(addresses) is Varying and len(idx) > 1:
+                values = None  # a different unknown in each thread: never known differences
+            else:
+                values = [addresses[t] for t in idx]
+            if values is None or not S.differences_known(values):
+                unknown_lanes = idx
                 warp.lanes, warp.addresses, warp.cost = lane_ids, None, None
                 continue
             offsets = [v[0] for v in values]
@@ -255,6 +257,8 @@ def _cost_per_warp(ctx, lanes, access: MemoryAccess, addresses: list, active: li
             warp.lanes, warp.addresses = lane_ids, offsets
             warp.distinct_addresses = len(set(offsets))
         warp.cost = _add_costs(warp.cost, cost)
+    if unknown_lanes is not None:  # the last such warp names the reason
+        access.unknown_reason = _why_unknown(lanes, [addresses[t] for t in unknown_lanes])
 
 
 def _add_costs(a: WarpCost, b: WarpCost) -> WarpCost:

@@ -737,12 +737,11 @@ class LaneEvaluator:
 
     def _compare_per_thread(self, compare, cmp, a, b, c, combine, bits, signed) -> list:
         def one(x, y, z=None):
-            d = S.sub(x, y)
-            if S.is_known(d) and compare is not None:
+            if S.difference_known(x, y) and compare is not None:
                 if S.is_known(x) and S.is_known(y):
                     result = compare(S.wrap(x, bits, signed)[0], S.wrap(y, bits, signed)[0])
                 else:
-                    result = compare(d[0], 0)  # the same unknown on both sides: compare the difference
+                    result = compare(x[0] - y[0], 0)  # the same unknown on both sides: compare the difference
                 value = S.const(int(result))
             else:
                 value = self._opaque(("setp", cmp, x, y))

@@ -39,6 +39,13 @@ def add(a: Value, b: Value) -> Value:
     return (a[0] + b[0], tuple(sorted((s, c) for s, c in terms.items() if c)))
 
 
+def difference_known(a: Value, b: Value) -> bool:
+    """Whether a - b is known, without computing it: values are built by the functions here,
+    which keep terms sorted and drop zero coefficients, so a - b has no terms exactly when a
+    and b have the same terms."""
+    return a[1] == b[1]
+
+
 def scale(a: Value, k: int) -> Value:
     if k == 0:
         return ZERO

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from itertools import repeat
 from typing import Optional
 
 from ..frontend.ir import (
@@ -49,8 +50,7 @@ class Affine(Sequence):
         return (self.consts[i], self.terms)
 
     def __iter__(self):
-        terms = self.terms
-        return ((c, terms) for c in self.consts)
+        return zip(self.consts, repeat(self.terms))
 
     def count(self, value) -> int:
         return self.consts.count(value[0]) if value[1] == self.terms else 0
@@ -350,19 +350,14 @@ class LaneEvaluator:
         shadowed = {(k, j) for k in k_range for j in k_range
                     if j != k and blocks[k] != blocks[j] and cfg.dominates(blocks[k], blocks[j])}
 
-        def choose(flags) -> Optional[int]:
+        def choose(*flags) -> Optional[int]:
             chosen = [k for k in k_range if flags[k] is True]
             if len(chosen) > 1:
                 chosen = [k for k in chosen if not any((k, j) in shadowed for j in chosen)]
             return chosen[0] if len(chosen) == 1 else None
 
-        choice_for: dict = {}  # threads fall into a few patterns of reached definitions
-        choice = []
-        for flags in zip(*actives):
-            k = choice_for.get(flags, -1)
-            if k == -1:
-                k = choice_for[flags] = choose(flags)
-            choice.append(k)
+        # threads fall into a few patterns of reached definitions
+        choice = _apply_per_distinct(choose, list(zip(*actives)))
         if choice.count(choice[0]) == self.n and choice[0] is not None:
             return vectors[choice[0]]
         unresolved = choice.count(None)
@@ -650,14 +645,7 @@ class LaneEvaluator:
                 return self._fresh(("derived", self._site), self._derived_origin(v))
         if all(v.count(v[0]) == len(v) for v in vectors):
             return _uniform_vector(fn(*(v[0] for v in vectors)), self.n)
-        seen: dict = {}
-        out = []
-        for args in zip(*vectors):
-            result = seen.get(args)
-            if result is None:
-                result = seen[args] = fn(*args)
-            out.append(result)
-        return out
+        return _apply_per_distinct(fn, list(zip(*vectors)))
 
     def _simplify_unknown(self, op, ins, vals, bits):
         """A bitwise/divide op with unknown inputs: exact when the unknowns cannot reach the result."""
@@ -797,6 +785,13 @@ class LaneEvaluator:
         source = self.operand(ins, ins.operands[1])
         return [S.const((v[0] >> (width * position)) & ((1 << width) - 1)) if S.is_known(v)
                 else self._opaque(("unpack", v, position)) for v in source]
+
+
+def _apply_per_distinct(fn, rows: list) -> list:
+    """[fn(*row) for row in rows], calling fn once per distinct row, in the order rows first
+    appear (fn may intern symbols, which are numbered in the order they are made)."""
+    results = {row: fn(*row) for row in dict.fromkeys(rows)}
+    return list(map(results.__getitem__, rows))
 
 
 def where_predicate(reach: list, predicate: list, value: bool) -> tuple:

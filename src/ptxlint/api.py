@@ -7,6 +7,7 @@ then apply suppression comments.
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 from concurrent.futures import ProcessPoolExecutor
@@ -203,6 +204,9 @@ def _check_ptx_in_parts(path: str, rules: list, analysis, jobs: Optional[int]) -
 def _check_part_forked(functions: set) -> Optional[list]:
     from .frontend.split import part_text
 
+    # A worker lives for this run only and its garbage is almost all freed by reference counting
+    # (see gc_pause.py): collecting cycles would only rescan the parsed part, so do not.
+    gc.disable()
     text = part_text(_FORKED["text"], _FORKED["spans"], functions)
     try:
         module = parse_ptx(text, _FORKED["path"])

@@ -166,16 +166,17 @@ def check_module(module: Module, options: Optional[CheckOptions] = None, rules: 
 # From this size on, a PTX file is parsed in parts too, each part in the process that checks it
 # (about PARALLEL_MIN_INSTRUCTIONS instructions of nvcc's PTX).
 PARALLEL_MIN_BYTES = 2_000_000
+PARTS_PER_JOB = 4
 
 
 def _check_ptx_in_parts(path: str, rules: list, analysis, jobs: Optional[int]) -> Optional[list]:
-    """Sorted diagnostics of a large PTX file parsed and checked in parts (frontend/split.py), one
-    forked process each, so that the parse runs in parallel as well. None when the file is not
-    worth it or does not split cleanly (one that does not parse, say): the caller then parses it
-    whole, and reports its errors."""
+    """Sorted diagnostics of a large PTX file parsed and checked in parts (frontend/split.py) by
+    forked workers, so that the parse runs in parallel as well. None when the file is not worth
+    it or does not split cleanly (one that does not parse, say): the caller then parses it whole,
+    and reports its errors."""
     import multiprocessing
 
-    from .frontend.split import balanced_parts, function_spans
+    from .frontend.split import balanced_parts, outline
 
     jobs = jobs or os.cpu_count() or 1
     if jobs <= 1 or not path.endswith(PTX_SUFFIXES) or not _can_fork():
@@ -186,14 +187,18 @@ def _check_ptx_in_parts(path: str, rules: list, analysis, jobs: Optional[int]) -
         text = read_ptx_file(path)
     except (OSError, InputError):
         return None
-    spans = function_spans(text)
-    if not spans or len(spans) < 2:
+    layout = outline(text)
+    if layout is None or len(layout.functions) < 2:
         return None
-    parts = balanced_parts(spans, min(jobs, len(spans)))
-    _FORKED.update(text=text, path=path, spans=spans, rules=rules, analysis=analysis)
+    # Several parts per worker, largest first: a worker that finishes early takes the next one
+    # (the cost of checking a function follows its length only roughly).
+    parts = balanced_parts(layout.functions, min(PARTS_PER_JOB * jobs, len(layout.functions)))
+    parts.sort(key=lambda functions: -sum(layout.functions[k][1] - layout.functions[k][0] for k in functions))
+    tasks = [(functions, k == len(parts) - 1) for k, functions in enumerate(parts)]  # the last one parses the sections
+    _FORKED.update(text=text, path=path, layout=layout, rules=rules, analysis=analysis)
     try:
-        with multiprocessing.get_context("fork").Pool(len(parts)) as pool:
-            found = pool.map(_check_part_forked, parts, chunksize=1)
+        with multiprocessing.get_context("fork").Pool(min(jobs, len(tasks))) as pool:
+            found = list(pool.imap_unordered(_check_part_forked, tasks, chunksize=1))
     finally:
         _FORKED.clear()
     if any(f is None for f in found):
@@ -201,19 +206,21 @@ def _check_ptx_in_parts(path: str, rules: list, analysis, jobs: Optional[int]) -
     return sorted((d for f in found for d in f), key=Diagnostic.sort_key)
 
 
-def _check_part_forked(functions: set) -> Optional[list]:
+def _check_part_forked(task: tuple) -> Optional[list]:
     from .frontend.split import part_text
 
+    functions, with_sections = task
+    layout = _FORKED["layout"]
     # A worker lives for this run only and its garbage is almost all freed by reference counting
-    # (see gc_pause.py): collecting cycles would only rescan the parsed part, so do not.
+    # (see gc_pause.py): collecting cycles would only rescan the parsed parts, so do not.
     gc.disable()
-    text = part_text(_FORKED["text"], _FORKED["spans"], functions)
     try:
-        module = parse_ptx(text, _FORKED["path"])
+        module = parse_ptx(part_text(_FORKED["text"], layout, functions, with_sections), _FORKED["path"])
     except InputError:
         return None
-    if sum(f.has_body for f in module.functions) != len(functions):
-        return None  # the scan and the grammar disagree on where functions are
+    if sum(f.has_body for f in module.functions) != len(functions) or \
+            len(module.sections) != (len(layout.sections) if with_sections else 0):
+        return None  # the scan and the grammar disagree on where functions or sections are
     return check_module(module, CheckOptions(analysis=_FORKED["analysis"]), rules=_FORKED["rules"], jobs=1)
 
 

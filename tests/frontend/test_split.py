@@ -9,7 +9,7 @@ from support import SAMPLES, VALIDATION, committed_ptx_files
 from ptxlint import api
 from ptxlint.analysis.context import AnalysisOptions
 from ptxlint.frontend.parser import parse_ptx, parse_ptx_file
-from ptxlint.frontend.split import balanced_parts, function_spans, part_text
+from ptxlint.frontend.split import balanced_parts, outline, part_text
 from ptxlint.rules.registry import resolve_selection
 
 TRICKY = """.version 8.0
@@ -35,20 +35,26 @@ TRICKY = """.version 8.0
 	ret;
 }
 	.file	1 "dir{with}braces/k.cu"
+	.section	.debug_str
+	{
+$L__info_string0:
+.b8 107,0
+	}
 """
 
 
 def test_spans_cover_definitions_only():
-    spans = function_spans(TRICKY)
-    assert [re.search(r"(\w+)\(", TRICKY[s:e]).group(1) for s, e in spans] == ["first", "helper"]
-    assert all(TRICKY[e - 1] == "}" for _, e in spans)
+    spans = outline(TRICKY).functions
+    assert [re.search(r"(\w+)\(", TRICKY[s:e]).group(1) for s, e, _ in spans] == ["first", "helper"]
+    assert all(TRICKY[e - 1] == "}" for _, e, _ in spans)
+    assert [TRICKY[s:e].split()[1] for s, e, _ in outline(TRICKY).sections] == [".debug_str"]
 
 
 def test_a_part_keeps_line_numbers_and_module_level_declarations():
-    spans = function_spans(TRICKY)
+    layout = outline(TRICKY)
     whole = parse_ptx(TRICKY)
-    for keep in ({0}, {1}):
-        text = part_text(TRICKY, spans, keep)
+    for keep, with_sections in (({0}, True), ({1}, False)):
+        text = part_text(TRICKY, layout, keep, with_sections)
         assert text.count("\n") == TRICKY.count("\n")
         module = parse_ptx(text)
         kept = [f for f in module.functions if f.has_body]
@@ -56,14 +62,15 @@ def test_a_part_keeps_line_numbers_and_module_level_declarations():
         assert [f.name for f in kept] == [original.name]
         assert [i.ptx_line for i in kept[0].instructions] == [i.ptx_line for i in original.instructions]
         assert module.variables == whole.variables and module.files == whole.files
+        assert module.sections == (whole.sections if with_sections else {})
 
 
 def test_unclosed_body_is_not_split():
-    assert function_spans(".version 8.0\n.visible .entry k()\n{\n\tret;\n") is None
+    assert outline(".version 8.0\n.visible .entry k()\n{\n\tret;\n") is None
 
 
 def test_parts_balance_text():
-    spans = [(0, 100), (100, 110), (110, 160), (160, 210)]
+    spans = [(0, 100, 0), (100, 110, 0), (110, 160, 0), (160, 210, 0)]
     assert sorted(sorted(p) for p in balanced_parts(spans, 2)) == [[0, 1], [2, 3]]
 
 
@@ -81,11 +88,12 @@ def test_checking_in_parts_finds_what_the_whole_file_gives(path, monkeypatch):
 def test_every_committed_ptx_splits_into_its_functions():
     for path in committed_ptx_files():
         text = path.read_text()
-        spans = function_spans(text)
-        names = [f.name for f in parse_ptx(text, str(path)).functions if f.has_body]
-        assert len(spans) == len(names), path
+        layout = outline(text)
+        whole = parse_ptx(text, str(path))
+        names = [f.name for f in whole.functions if f.has_body]
+        assert len(layout.functions) == len(names) and len(layout.sections) == len(whole.sections), path
         for k, name in enumerate(names):
-            module = parse_ptx(part_text(text, spans, {k}), str(path))
+            module = parse_ptx(part_text(text, layout, {k}, with_sections=k == 0), str(path))
             assert [f.name for f in module.functions if f.has_body] == [name], path
 
 

@@ -1,30 +1,50 @@
 """A PTX module's text cut into parts that parse on their own, for parsing and checking a large
 file in several processes at once (api.py).
 
-A part is the whole text with the bodies of the other parts' functions replaced by as many
-newlines as they spanned: module-level declarations, `.file` lines and DWARF sections stay in
-every part, and every line keeps its number. The functions are found with a light scan of the
-text, not the grammar; a caller checks that each part parsed into the functions it was given.
+A part is the whole text with the other parts' function definitions replaced by as many newlines
+as they spanned: module-level declarations and `.file` lines stay in every part, and every line
+keeps its number. DWARF `.section`s (nothing downstream reads them, yet they are most of what a
+part would parse besides its functions) are kept in one part only, which still checks that they
+parse. Definitions are found with a light scan of the text, not the grammar; a caller checks that
+each part parsed into the functions and sections it was given.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Optional
 
 _FUNCTION_START = re.compile(r"^[ \t]*(?:\.(?:visible|weak|extern)[ \t]+)*\.(?:entry|func)\b", re.MULTILINE)
+_SECTION_START = re.compile(r"^[ \t]*\.section\b", re.MULTILINE)
 # comments and strings are matched whole so that the braces and semicolons in them are skipped
 _HEADER_TOKENS = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:[^"\\\n]|\\.)*"|[{;]', re.DOTALL)
 _BODY_TOKENS = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:[^"\\\n]|\\.)*"|[{}]', re.DOTALL)
 
 
-def function_spans(text: str) -> Optional[list]:
-    """(start, end) of each function definition (header and body), in order; declarations without
-    a body are left out. None when a body does not close."""
+@dataclass
+class Outline:
+    """(start, end, newlines) of each function definition and each section, in text order."""
+
+    functions: list
+    sections: list
+
+
+def outline(text: str) -> Optional[Outline]:
+    """Where the function definitions (declarations without a body left out) and sections are;
+    None when a body does not close."""
+    functions = _definitions(text, _FUNCTION_START)
+    sections = _definitions(text, _SECTION_START)
+    if functions is None or sections is None:
+        return None
+    return Outline(functions, sections)
+
+
+def _definitions(text: str, start_pattern: re.Pattern) -> Optional[list]:
     spans = []
     pos = 0
     while True:
-        start = _FUNCTION_START.search(text, pos)
+        start = start_pattern.search(text, pos)
         if start is None:
             return spans
         body = None
@@ -39,7 +59,7 @@ def function_spans(text: str) -> Optional[list]:
         end = _body_end(text, body)
         if end is None:
             return None
-        spans.append((start.start(), end))
+        spans.append((start.start(), end, text.count("\n", start.start(), end)))
         pos = end
 
 
@@ -55,23 +75,25 @@ def _body_end(text: str, brace: int) -> Optional[int]:
     return None
 
 
-def part_text(text: str, spans: list, keep: set) -> str:
-    """`text` with the functions of `spans` whose indices are not in `keep` blanked out."""
+def part_text(text: str, layout: Outline, functions: set, with_sections: bool) -> str:
+    """`text` with the function definitions whose indices are not in `functions` blanked out,
+    and the sections too unless `with_sections`."""
+    blanked = [span for k, span in enumerate(layout.functions) if k not in functions]
+    if not with_sections:
+        blanked = sorted(blanked + layout.sections)
     pieces = []
     pos = 0
-    for k, (start, end) in enumerate(spans):
-        if k in keep:
-            continue
+    for start, end, newlines in blanked:
         pieces.append(text[pos:start])
-        pieces.append("\n" * text.count("\n", start, end))
+        pieces.append("\n" * newlines)
         pos = end
     pieces.append(text[pos:])
     return "".join(pieces)
 
 
 def balanced_parts(spans: list, parts: int) -> list:
-    """Function indices in `parts` groups of about equal text, largest functions placed first
-    (parsing and checking time both grow with a function's length)."""
+    """Function indices in up to `parts` groups of about equal text, largest functions placed
+    first (parsing and checking time both grow with a function's length)."""
     groups = [set() for _ in range(parts)]
     sizes = [0] * parts
     for k in sorted(range(len(spans)), key=lambda k: -(spans[k][1] - spans[k][0])):

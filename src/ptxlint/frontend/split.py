@@ -15,11 +15,12 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-_FUNCTION_START = re.compile(r"^[ \t]*(?:\.(?:visible|weak|extern)[ \t]+)*\.(?:entry|func)\b", re.MULTILINE)
-_SECTION_START = re.compile(r"^[ \t]*\.section\b", re.MULTILINE)
-# comments and strings are matched whole so that the braces and semicolons in them are skipped
-_HEADER_TOKENS = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:[^"\\\n]|\\.)*"|[{;]', re.DOTALL)
-_BODY_TOKENS = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:[^"\\\n]|\\.)*"|[{}]', re.DOTALL)
+_START = re.compile(r"^[ \t]*(?:(?P<function>(?:\.(?:visible|weak|extern)[ \t]+)*\.(?:entry|func))|\.section)\b",
+                    re.MULTILINE)
+# Comments and strings are matched whole so that the braces and semicolons in them are skipped;
+# runs of other characters are matched whole too, which keeps the scan at C speed.
+_HEADER_TOKENS = re.compile(r'[^{;"/]+|//[^\n]*|/\*.*?\*/|"(?:[^"\\\n]|\\.)*"|.', re.DOTALL)
+_BODY_TOKENS = re.compile(r'[^{}"/]+|//[^\n]*|/\*.*?\*/|"(?:[^"\\\n]|\\.)*"|.', re.DOTALL)
 
 
 @dataclass
@@ -33,20 +34,12 @@ class Outline:
 def outline(text: str) -> Optional[Outline]:
     """Where the function definitions (declarations without a body left out) and sections are;
     None when a body does not close."""
-    functions = _definitions(text, _FUNCTION_START)
-    sections = _definitions(text, _SECTION_START)
-    if functions is None or sections is None:
-        return None
-    return Outline(functions, sections)
-
-
-def _definitions(text: str, start_pattern: re.Pattern) -> Optional[list]:
-    spans = []
+    found = Outline([], [])
     pos = 0
     while True:
-        start = start_pattern.search(text, pos)
+        start = _START.search(text, pos)
         if start is None:
-            return spans
+            return found
         body = None
         pos = len(text)
         for token in _HEADER_TOKENS.finditer(text, start.end()):
@@ -59,6 +52,7 @@ def _definitions(text: str, start_pattern: re.Pattern) -> Optional[list]:
         end = _body_end(text, body)
         if end is None:
             return None
+        spans = found.functions if start.group("function") else found.sections
         spans.append((start.start(), end, text.count("\n", start.start(), end)))
         pos = end
 

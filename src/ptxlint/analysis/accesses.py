@@ -220,7 +220,11 @@ def _cost_per_warp(ctx, lanes, access: MemoryAccess, addresses: list, active: li
     unknown_lanes = None  # threads of the last warp whose address differences are unknown
     for w in range(ctx.launch.warps):
         start = 32 * w
-        idx = [t for t in range(start, min(start + 32, lanes.n)) if active[t] is not False]
+        end = min(start + 32, lanes.n)
+        if False in active[start:end]:
+            idx = [t for t in range(start, end) if active[t] is not False]
+        else:
+            idx = range(start, end)  # the whole warp (the common case)
         if first:
             access.warps.append(WarpAccess(w, [], [], WarpCost(0, 0, 0)))
         warp = access.warps[w]
@@ -229,7 +233,7 @@ def _cost_per_warp(ctx, lanes, access: MemoryAccess, addresses: list, active: li
         lane_ids = [t - start for t in idx]
         if type(addresses) is Affine:
             consts = addresses.consts
-            offsets = [consts[t] for t in idx]
+            offsets = consts[start:end] if type(idx) is range else [consts[t] for t in idx]
             values = None
         else:
             if type(addresses) is Varying and len(idx) > 1:
@@ -245,8 +249,8 @@ def _cost_per_warp(ctx, lanes, access: MemoryAccess, addresses: list, active: li
             continue
         if access.space == "shared":
             uniform = len(set(offsets)) == 1
-            cost = model.warp_cost(list(zip(lane_ids, offsets)), nbytes, access.kind, access.matrices,
-                                   uniform_address=uniform and _provably_uniform(ctx, access.instruction))
+            cost = model.lanes_cost(tuple(lane_ids), tuple(offsets), nbytes, access.kind, access.matrices,
+                                    uniform_address=uniform and _provably_uniform(ctx, access.instruction))
             if access.kind == "atomic" and "cas" in access.instruction.modifiers:
                 cost.wavefronts *= 2  # measured: a compare-and-swap takes two passes
                 cost.ideal *= 2

@@ -23,6 +23,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import repeat
+from operator import sub
 from typing import Optional
 
 
@@ -125,16 +127,22 @@ class BankModel:
                   uniform_address: bool = False) -> WarpCost:
         """accesses: [(lane, address)] for the active lanes of one warp. `uniform_address`: the
         address is provably the same in every thread (not just equal in this evaluation)."""
-        if not accesses:
+        lanes, addresses = zip(*accesses) if accesses else ((), ())
+        return self.lanes_cost(lanes, addresses, bytes_per_lane, kind, matrices, uniform_address)
+
+    def lanes_cost(self, lanes: tuple, addresses: tuple, bytes_per_lane: int, kind: str = "load",
+                   matrices: int = 1, uniform_address: bool = False) -> WarpCost:
+        """warp_cost, with the active lanes and their addresses given as two tuples."""
+        if not lanes:
             return WarpCost(0, 0, 0)
         # The warps of a block mostly repeat one pattern, moved by whole rows of banks (a row:
         # every bank once). Moved so, each word keeps its bank: the cost is the same and only
         # the words of the worst bank move. So the cost is computed once per pattern.
         row = self.banks * self.bank_bytes
-        shift = min(address for _, address in accesses) // row * row
-        lanes = tuple(lane for lane, _ in accesses)
-        relative = tuple(address - shift for _, address in accesses)
-        cost = self._pattern_cost(lanes, relative, bytes_per_lane, kind, matrices, uniform_address)
+        shift = min(addresses) // row * row
+        if shift:
+            addresses = tuple(map(sub, addresses, repeat(shift)))
+        cost = self._pattern_cost(lanes, addresses, bytes_per_lane, kind, matrices, uniform_address)
         return cost.shifted(shift // self.bank_bytes)
 
     @lru_cache(maxsize=4096)

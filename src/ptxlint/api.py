@@ -166,7 +166,6 @@ def check_module(module: Module, options: Optional[CheckOptions] = None, rules: 
 # From this size on, a PTX file is parsed in parts too, each part in the process that checks it
 # (about PARALLEL_MIN_INSTRUCTIONS instructions of nvcc's PTX).
 PARALLEL_MIN_BYTES = 2_000_000
-PARTS_PER_JOB = 4
 
 
 def _check_ptx_in_parts(path: str, rules: list, analysis, jobs: Optional[int]) -> Optional[list]:
@@ -176,7 +175,7 @@ def _check_ptx_in_parts(path: str, rules: list, analysis, jobs: Optional[int]) -
     and reports its errors."""
     import multiprocessing
 
-    from .frontend.split import balanced_parts, outline
+    from .frontend.split import outline, scheduled_parts
 
     jobs = jobs or os.cpu_count() or 1
     if jobs <= 1 or not path.endswith(PTX_SUFFIXES) or not _can_fork():
@@ -190,11 +189,8 @@ def _check_ptx_in_parts(path: str, rules: list, analysis, jobs: Optional[int]) -
     layout = outline(text)
     if layout is None or len(layout.functions) < 2:
         return None
-    # Several parts per worker, largest first: a worker that finishes early takes the next one
-    # (the cost of checking a function follows its length only roughly).
-    parts = balanced_parts(layout.functions, min(PARTS_PER_JOB * jobs, len(layout.functions)))
-    parts.sort(key=lambda functions: -sum(layout.functions[k][1] - layout.functions[k][0] for k in functions))
-    tasks = [(functions, k == len(parts) - 1) for k, functions in enumerate(parts)]  # the last one parses the sections
+    parts = scheduled_parts(layout.functions, jobs)
+    tasks = [(functions, k == 0) for k, functions in enumerate(parts)]  # the first one parses the sections
     _FORKED.update(text=text, path=path, layout=layout, rules=rules, analysis=analysis)
     try:
         with multiprocessing.get_context("fork").Pool(min(jobs, len(tasks))) as pool:

@@ -9,7 +9,7 @@ from support import SAMPLES, VALIDATION, committed_ptx_files
 from ptxlint import api
 from ptxlint.analysis.context import AnalysisOptions
 from ptxlint.frontend.parser import parse_ptx, parse_ptx_file
-from ptxlint.frontend.split import balanced_parts, outline, part_text
+from ptxlint.frontend.split import outline, part_text, scheduled_parts
 from ptxlint.rules.registry import resolve_selection
 
 TRICKY = """.version 8.0
@@ -69,9 +69,15 @@ def test_unclosed_body_is_not_split():
     assert outline(".version 8.0\n.visible .entry k()\n{\n\tret;\n") is None
 
 
-def test_parts_balance_text():
-    spans = [(0, 100, 0), (100, 110, 0), (110, 160, 0), (160, 210, 0)]
-    assert sorted(sorted(p) for p in balanced_parts(spans, 2)) == [[0, 1], [2, 3]]
+def test_parts_shrink_towards_the_end():
+    sizes = [100, 10, 50, 50, 5, 20, 5]
+    spans, pos = [], 0
+    for size in sizes:
+        spans.append((pos, pos + size, 0))
+        pos += size
+    parts = scheduled_parts(spans, 2)
+    assert sorted(k for p in parts for k in p) == list(range(len(sizes)))
+    assert [sorted(p) for p in parts] == [[0], [2], [3], [5], [1], [4], [6]]
 
 
 @pytest.mark.parametrize("path", [VALIDATION / "bank" / "bank_suite.sm_90.ptx", SAMPLES / "reduce_warp_tail.sm_90.G.ptx",

@@ -85,13 +85,28 @@ def part_text(text: str, layout: Outline, functions: set, with_sections: bool) -
     return "".join(pieces)
 
 
-def balanced_parts(spans: list, parts: int) -> list:
-    """Function indices in up to `parts` groups of about equal text, largest functions placed
-    first (parsing and checking time both grow with a function's length)."""
-    groups = [set() for _ in range(parts)]
-    sizes = [0] * parts
-    for k in sorted(range(len(spans)), key=lambda k: -(spans[k][1] - spans[k][0])):
-        smallest = sizes.index(min(sizes))
-        groups[smallest].add(k)
-        sizes[smallest] += spans[k][1] - spans[k][0]
-    return [g for g in groups if g]
+def scheduled_parts(spans: list, workers: int) -> list:
+    """Function indices in parts, in the order to hand them out to `workers` that each take the
+    next part when done: largest functions first, each part about half of an even share of
+    what is left (guided self-scheduling). The first parts are large, which keeps the per-part
+    cost (parsing the module skeleton) small; the last are single small functions, so that the
+    workers finish together. Length of text stands for the cost: it is what parsing costs, and
+    checking follows it roughly."""
+    def size(k):
+        return spans[k][1] - spans[k][0]
+
+    order = sorted(range(len(spans)), key=lambda k: -size(k))
+    left = sum(size(k) for k in order)
+    parts = []
+    part: set = set()
+    part_size = 0
+    for k in order:
+        part.add(k)
+        part_size += size(k)
+        if part_size >= left / (2 * workers):
+            parts.append(part)
+            left -= part_size
+            part, part_size = set(), 0
+    if part:
+        parts.append(part)
+    return parts

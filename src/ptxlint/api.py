@@ -7,6 +7,7 @@ then apply suppression comments.
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 from concurrent.futures import ProcessPoolExecutor
@@ -17,7 +18,8 @@ from .analysis.context import AnalysisOptions, KernelContext
 from .diagnostics import Diagnostic
 from .errors import InputError
 from .frontend.ir import Module
-from .frontend.parser import parse_ptx, parse_ptx_file
+from .frontend.parser import parse_ptx, parse_ptx_file, read_ptx_file
+from .gc_pause import collector_paused
 
 PTX_SUFFIXES = (".ptx",)
 SOURCE_SUFFIXES = (".cu",)
@@ -115,11 +117,15 @@ _FORKED: dict = {}  # what forked workers analyse: set before the pool forks, re
 
 
 def _check_function(module: Module, index: int, rules: list, analysis) -> list:
-    context = KernelContext(module, module.functions[index], analysis)
-    diagnostics: list = []
-    for rule in rules:
-        diagnostics.extend(rule.check(context))
-    return diagnostics
+    with collector_paused():
+        context = KernelContext(module, module.functions[index], analysis)
+        try:
+            diagnostics: list = []
+            for rule in rules:
+                diagnostics.extend(rule.check(context))
+            return diagnostics
+        finally:
+            context.release()
 
 
 def _check_function_forked(index: int) -> list:
@@ -157,6 +163,63 @@ def check_module(module: Module, options: Optional[CheckOptions] = None, rules: 
         for i in indices:
             diagnostics.extend(_check_function(module, i, rules, options.analysis))
     return sorted(diagnostics, key=Diagnostic.sort_key)
+
+
+# From this size on, a PTX file is parsed in parts too, each part in the process that checks it
+# (about PARALLEL_MIN_INSTRUCTIONS instructions of nvcc's PTX).
+PARALLEL_MIN_BYTES = 2_000_000
+
+
+def _check_ptx_in_parts(path: str, rules: list, analysis, jobs: Optional[int]) -> Optional[list]:
+    """Sorted diagnostics of a large PTX file parsed and checked in parts (frontend/split.py) by
+    forked workers, so that the parse runs in parallel as well. None when the file is not worth
+    it or does not split cleanly (one that does not parse, say): the caller then parses it whole,
+    and reports its errors."""
+    import multiprocessing
+
+    from .frontend.split import outline, scheduled_parts
+
+    jobs = jobs or os.cpu_count() or 1
+    if jobs <= 1 or not path.endswith(PTX_SUFFIXES) or not _can_fork():
+        return None
+    try:
+        if os.path.getsize(path) < PARALLEL_MIN_BYTES:
+            return None
+        text = read_ptx_file(path)
+    except (OSError, InputError):
+        return None
+    layout = outline(text)
+    if layout is None or len(layout.functions) < 2:
+        return None
+    parts = scheduled_parts(layout.functions, jobs)
+    tasks = [(functions, k == 0) for k, functions in enumerate(parts)]  # the first one parses the sections
+    _FORKED.update(text=text, path=path, layout=layout, rules=rules, analysis=analysis)
+    try:
+        with multiprocessing.get_context("fork").Pool(min(jobs, len(tasks))) as pool:
+            found = list(pool.imap_unordered(_check_part_forked, tasks, chunksize=1))
+    finally:
+        _FORKED.clear()
+    if any(f is None for f in found):
+        return None
+    return sorted((d for f in found for d in f), key=Diagnostic.sort_key)
+
+
+def _check_part_forked(task: tuple) -> Optional[list]:
+    from .frontend.split import part_text
+
+    functions, with_sections = task
+    layout = _FORKED["layout"]
+    # A worker lives for this run only and its garbage is almost all freed by reference counting
+    # (see gc_pause.py): collecting cycles would only rescan the parsed parts, so do not.
+    gc.disable()
+    try:
+        module = parse_ptx(part_text(_FORKED["text"], layout, functions, with_sections), _FORKED["path"])
+    except InputError:
+        return None
+    if sum(f.has_body for f in module.functions) != len(functions) or \
+            len(module.sections) != (len(layout.sections) if with_sections else 0):
+        return None  # the scan and the grammar disagree on where functions or sections are
+    return check_module(module, CheckOptions(analysis=_FORKED["analysis"]), rules=_FORKED["rules"], jobs=1)
 
 
 def _can_fork() -> bool:
@@ -270,12 +333,23 @@ def _run_plan(plan: _FilePlan) -> dict:
 
     rules = list(iter_rules(plan.rule_codes))
     try:
-        modules = _load_modules(plan.path, plan.compile, plan.parse_jobs)
+        in_parts = None
+        if plan.compile is None:
+            in_parts = _check_ptx_in_parts(plan.path, rules, plan.analysis, plan.parse_jobs)
+        if in_parts is not None:
+            modules = []
+            found_per_arch = [(None, in_parts)]
+        else:
+            modules = _load_modules(plan.path, plan.compile, plan.parse_jobs)
+            found_per_arch = [
+                (arch, check_module(module, CheckOptions(analysis=replace(plan.analysis, arch=arch) if arch
+                                                         else plan.analysis), rules=rules, jobs=plan.parse_jobs))
+                for arch, module in modules
+            ]
         diagnostics: dict = {}
-        for arch, module in modules:
-            analysis = replace(plan.analysis, arch=arch) if arch else plan.analysis
+        for arch, found in found_per_arch:
             occurrences: dict = {}
-            for d in check_module(module, CheckOptions(analysis=analysis), rules=rules, jobs=plan.parse_jobs):
+            for d in found:
                 d.path = _user_path(d.path, plan.path)
                 # One finding per place, however many arches show it; a different message for
                 # another arch becomes a note on the first one. Findings that share a place within
@@ -287,7 +361,7 @@ def _run_plan(plan: _FilePlan) -> dict:
                 if first is None:
                     diagnostics[key_d] = d
                     continue
-                first.data.setdefault("arches", [modules[0][0]]).append(arch)
+                first.data.setdefault("arches", [found_per_arch[0][0]]).append(arch)
                 if d.message != first.message:
                     first.notes.append(f"for {arch}: {d.message}")
         sources = [plan.path]

@@ -12,7 +12,7 @@ from typing import Optional
 from ..frontend.ir import Instruction
 from . import symbolic as S
 from .bankmodel import WarpCost
-from .lanes import Affine
+from .lanes import Affine, Varying
 
 SHARED_OPS = {"ld": "load", "ldu": "load", "st": "store", "atom": "atomic", "red": "atomic",
               "ldmatrix": "ldmatrix", "stmatrix": "stmatrix"}
@@ -237,8 +237,6 @@ def _merged_load_cost(ctx, first: MemoryAccess, bits: int) -> Optional[MemoryAcc
 
 
 def _symbols(values) -> set:
-    from .lanes import Varying
-
     if type(values) is Affine:
         return {sym for sym, _ in values.terms}
     if type(values) is Varying:
@@ -254,9 +252,14 @@ def _cost_per_warp(ctx, lanes, access: MemoryAccess, addresses: list, active: li
     """Add this evaluation's cost to each warp (loops add one evaluation per iteration)."""
     model = ctx.bank_model
     nbytes = access.bits // 8
+    unknown_lanes = None  # threads of the last warp whose address differences are unknown
     for w in range(ctx.launch.warps):
         start = 32 * w
-        idx = [t for t in range(start, min(start + 32, lanes.n)) if active[t] is not False]
+        end = min(start + 32, lanes.n)
+        if False in active[start:end]:
+            idx = [t for t in range(start, end) if active[t] is not False]
+        else:
+            idx = range(start, end)  # the whole warp (the common case)
         if first:
             access.warps.append(WarpAccess(w, [], [], WarpCost(0, 0, 0)))
         warp = access.warps[w]
@@ -265,12 +268,15 @@ def _cost_per_warp(ctx, lanes, access: MemoryAccess, addresses: list, active: li
         lane_ids = [t - start for t in idx]
         if type(addresses) is Affine:
             consts = addresses.consts
-            offsets = [consts[t] for t in idx]
+            offsets = consts[start:end] if type(idx) is range else [consts[t] for t in idx]
             values = None
         else:
-            values = [addresses[t] for t in idx]
-            if not S.differences_known(values):
-                access.unknown_reason = _why_unknown(lanes, values)
+            if type(addresses) is Varying and len(idx) > 1:
+                values = None  # a different unknown in each thread: never known differences
+            else:
+                values = [addresses[t] for t in idx]
+            if values is None or not S.differences_known(values):
+                unknown_lanes = idx
                 warp.lanes, warp.addresses, warp.cost = lane_ids, None, None
                 continue
             offsets = [v[0] for v in values]
@@ -278,8 +284,8 @@ def _cost_per_warp(ctx, lanes, access: MemoryAccess, addresses: list, active: li
             continue
         if access.space == "shared":
             uniform = len(set(offsets)) == 1
-            cost = model.warp_cost(list(zip(lane_ids, offsets)), nbytes, access.kind, access.matrices,
-                                   uniform_address=uniform and _provably_uniform(ctx, access.instruction))
+            cost = model.lanes_cost(tuple(lane_ids), tuple(offsets), nbytes, access.kind, access.matrices,
+                                    uniform_address=uniform and _provably_uniform(ctx, access.instruction))
             if access.kind == "atomic" and "cas" in access.instruction.modifiers:
                 cost.wavefronts *= 2  # measured: a compare-and-swap takes two passes
                 cost.ideal *= 2
@@ -291,6 +297,8 @@ def _cost_per_warp(ctx, lanes, access: MemoryAccess, addresses: list, active: li
             warp.distinct_addresses = len(set(offsets))
         warp.evaluations.append((lane_ids, offsets))
         warp.cost = _add_costs(warp.cost, cost)
+    if unknown_lanes is not None:  # the last such warp names the reason
+        access.unknown_reason = _why_unknown(lanes, [addresses[t] for t in unknown_lanes])
 
 
 def _add_costs(a: WarpCost, b: WarpCost) -> WarpCost:

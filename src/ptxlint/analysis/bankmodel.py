@@ -22,6 +22,9 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import repeat
+from operator import sub
 from typing import Optional
 
 
@@ -47,6 +50,13 @@ class WarpCost:
         if self.ideal <= 0:
             return 1
         return -(-self.wavefronts // self.ideal)
+
+    def shifted(self, words: int) -> "WarpCost":
+        """A fresh copy (callers may modify it) for the same access moved by `words` words."""
+        worst = self.worst
+        if worst is not None:
+            worst = BankConflict(worst.bank, list(worst.lanes), [w + words for w in worst.words])
+        return WarpCost(self.wavefronts, self.ideal, self.active_lanes, worst, list(self.phases))
 
 
 @dataclass(frozen=True)
@@ -117,9 +127,30 @@ class BankModel:
                   uniform_address: bool = False) -> WarpCost:
         """accesses: [(lane, address)] for the active lanes of one warp. `uniform_address`: the
         address is provably the same in every thread (not just equal in this evaluation)."""
-        active = len(accesses)
-        if not accesses:
+        lanes, addresses = zip(*accesses) if accesses else ((), ())
+        return self.lanes_cost(lanes, addresses, bytes_per_lane, kind, matrices, uniform_address)
+
+    def lanes_cost(self, lanes: tuple, addresses: tuple, bytes_per_lane: int, kind: str = "load",
+                   matrices: int = 1, uniform_address: bool = False) -> WarpCost:
+        """warp_cost, with the active lanes and their addresses given as two tuples."""
+        if not lanes:
             return WarpCost(0, 0, 0)
+        # The warps of a block mostly repeat one pattern, moved by whole rows of banks (a row:
+        # every bank once). Moved so, each word keeps its bank: the cost is the same and only
+        # the words of the worst bank move. So the cost is computed once per pattern.
+        row = self.banks * self.bank_bytes
+        shift = min(addresses) // row * row
+        if shift:
+            addresses = tuple(map(sub, addresses, repeat(shift)))
+        cost = self._pattern_cost(lanes, addresses, bytes_per_lane, kind, matrices, uniform_address)
+        return cost.shifted(shift // self.bank_bytes)
+
+    @lru_cache(maxsize=4096)
+    def _pattern_cost(self, lanes: tuple, addresses: tuple, bytes_per_lane: int, kind: str, matrices: int,
+                      uniform_address: bool) -> WarpCost:
+        """The cost of one pattern (shared: never modify the result; warp_cost hands out copies)."""
+        accesses = list(zip(lanes, addresses))
+        active = len(accesses)
         if kind in ("ldmatrix", "stmatrix"):
             # lane 8i+j gives row j of matrix i; each row is 16 bytes; matrices never share
             phases = [[(lane, a, 16) for lane, a in accesses if 8 * i <= lane < 8 * i + 8] for i in range(matrices)]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from itertools import repeat
 from typing import Optional
 
 from ..frontend.ir import (
@@ -49,8 +50,7 @@ class Affine(Sequence):
         return (self.consts[i], self.terms)
 
     def __iter__(self):
-        terms = self.terms
-        return ((c, terms) for c in self.consts)
+        return zip(self.consts, repeat(self.terms))
 
     def count(self, value) -> int:
         return self.consts.count(value[0]) if value[1] == self.terms else 0
@@ -58,9 +58,15 @@ class Affine(Sequence):
     def __eq__(self, other) -> bool:
         if isinstance(other, Affine):
             return self.terms == other.terms and self.consts == other.consts
-        return list(self) == list(other)
+        return _equal_per_thread(self, other)
 
     __hash__ = None
+
+
+def _equal_per_thread(a, b) -> bool:
+    """Thread-by-thread equality that stops at the first difference (vectors of different
+    forms rarely agree, and most per-thread values are then never built)."""
+    return len(a) == len(b) and all(x == y for x, y in zip(a, b))
 
 
 def _uniform_vector(value, n: int) -> "Affine":
@@ -119,13 +125,17 @@ class Varying(Sequence):
             raise IndexError(i)
         return (0, ((f"{self.base}#{i}", 1),))
 
+    def __iter__(self):
+        base = self.base
+        return ((0, ((f"{base}#{t}", 1),)) for t in range(self.n))
+
     def count(self, value) -> int:
         return 1 if value in self else 0
 
     def __eq__(self, other) -> bool:
         if isinstance(other, Varying):
             return self.base == other.base and self.n == other.n
-        return list(self) == list(other)
+        return _equal_per_thread(self, other)
 
     __hash__ = None
 
@@ -339,12 +349,15 @@ class LaneEvaluator:
         k_range = range(len(defs))
         shadowed = {(k, j) for k in k_range for j in k_range
                     if j != k and blocks[k] != blocks[j] and cfg.dominates(blocks[k], blocks[j])}
-        choice = []
-        for flags in zip(*actives):
+
+        def choose(*flags) -> Optional[int]:
             chosen = [k for k in k_range if flags[k] is True]
             if len(chosen) > 1:
                 chosen = [k for k in chosen if not any((k, j) in shadowed for j in chosen)]
-            choice.append(chosen[0] if len(chosen) == 1 else None)
+            return chosen[0] if len(chosen) == 1 else None
+
+        # threads fall into a few patterns of reached definitions
+        choice = _apply_per_distinct(choose, list(zip(*actives)))
         if choice.count(choice[0]) == self.n and choice[0] is not None:
             return vectors[choice[0]]
         unresolved = choice.count(None)
@@ -416,7 +429,7 @@ class LaneEvaluator:
             return Affine([i % 32 for i in range(self.n)])
         if name == "%warpid":
             self._note("%warpid is the hardware warp slot, not threadIdx/32; treated as a uniform unknown")
-            return [self.table.value(("special", name, i // 32), name) for i in range(self.n)]
+            return self._per_warp_unknown(("special", name), name)
         if name.startswith(("%ctaid", "%nctaid", "%clusterid", "%nclusterid", "%cluster_", "%smid", "%nsmid",
                             "%gridid", "%dynamic_smem_size", "%total_smem_size", "%envreg")):
             return self._uniform_unknown(("special", name), name)
@@ -455,18 +468,7 @@ class LaneEvaluator:
     def _opaque(self, key) -> tuple:
         """An unknown that is equal for equal keys: uniform when every thread builds the same key.
         Its description names the first unknown it was computed from."""
-        return self.table.value(("opaque", key), lambda: self._root_origin(key), True)
-
-    def _root_origin(self, key) -> str:
-        stack = [key]
-        while stack:
-            item = stack.pop(0)
-            if isinstance(item, tuple):
-                if len(item) == 2 and isinstance(item[0], str) and isinstance(item[1], int) and item[0] in self.table.origin:
-                    origin = self.table.origin[item[0]]
-                    return origin if origin.startswith("a value computed") else f"a value computed from {origin}"
-                stack.extend(item)
-        return "a value computed from unknowns"
+        return self.table.value(("opaque", key), S.ComputedFrom(key), True)
 
     # ---- instruction semantics
     def _evaluate_definition(self, ins: Instruction, reg: Register) -> list:
@@ -631,16 +633,10 @@ class LaneEvaluator:
         symbol for the site, suffixed `#thread` per thread (not interned: there are many)."""
         return Varying(self.table.symbol(("fresh", site), origin, uniform=False), self.n)
 
-    def _derived_origin(self, source: list):
+    def _derived_origin(self, source: list) -> S.ComputedFrom:
         """Description of a value computed from the unknowns in `source` (computed lazily)."""
         first = source[0]
-        symbol = first[1][0][0] if first[1] else None
-
-        def describe():
-            origin = self.table.origin.get(symbol, "unknowns") if symbol else "unknowns"
-            return origin if origin.startswith("a value computed") else f"a value computed from {origin}"
-
-        return describe
+        return S.ComputedFrom(first[1][0][0] if first[1] else None)
 
     def _lift(self, fn, *vectors) -> list:
         """Apply a per-thread function to per-thread values: once when every input is the same
@@ -650,14 +646,7 @@ class LaneEvaluator:
                 return self._fresh(("derived", self._site), self._derived_origin(v))
         if all(v.count(v[0]) == len(v) for v in vectors):
             return _uniform_vector(fn(*(v[0] for v in vectors)), self.n)
-        seen: dict = {}
-        out = []
-        for args in zip(*vectors):
-            result = seen.get(args)
-            if result is None:
-                result = seen[args] = fn(*args)
-            out.append(result)
-        return out
+        return _apply_per_distinct(fn, list(zip(*vectors)))
 
     def _simplify_unknown(self, op, ins, vals, bits):
         """A bitwise/divide op with unknown inputs: exact when the unknowns cannot reach the result."""
@@ -733,12 +722,11 @@ class LaneEvaluator:
 
     def _compare_per_thread(self, compare, cmp, a, b, c, combine, bits, signed) -> list:
         def one(x, y, z=None):
-            d = S.sub(x, y)
-            if S.is_known(d) and compare is not None:
+            if S.difference_known(x, y) and compare is not None:
                 if S.is_known(x) and S.is_known(y):
                     result = compare(S.wrap(x, bits, signed)[0], S.wrap(y, bits, signed)[0])
                 else:
-                    result = compare(d[0], 0)  # the same unknown on both sides: compare the difference
+                    result = compare(x[0] - y[0], 0)  # the same unknown on both sides: compare the difference
                 value = S.const(int(result))
             else:
                 value = self._opaque(("setp", cmp, x, y))
@@ -776,7 +764,8 @@ class LaneEvaluator:
         return self._fresh((op, ins.index, reg.name), f"the {ins.op} result at {where}")
 
     def _per_warp_unknown(self, key, origin) -> list:
-        return [self.table.value((key, i // 32), origin) for i in range(self.n)]
+        warp_values = [self.table.value((key, w), origin) for w in range((self.n + 31) // 32)]
+        return [warp_values[t // 32] for t in range(self.n)]  # interned once per warp, not per thread
 
     def _pack(self, parts: list, width: int):
         value = S.ZERO
@@ -793,6 +782,13 @@ class LaneEvaluator:
         source = self.operand(ins, ins.operands[1])
         return [S.const((v[0] >> (width * position)) & ((1 << width) - 1)) if S.is_known(v)
                 else self._opaque(("unpack", v, position)) for v in source]
+
+
+def _apply_per_distinct(fn, rows: list) -> list:
+    """[fn(*row) for row in rows], calling fn once per distinct row, in the order rows first
+    appear (fn may intern symbols, which are numbered in the order they are made)."""
+    results = {row: fn(*row) for row in dict.fromkeys(rows)}
+    return list(map(results.__getitem__, rows))
 
 
 def where_predicate(reach: list, predicate: list, value: bool) -> tuple:

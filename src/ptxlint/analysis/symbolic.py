@@ -39,6 +39,13 @@ def add(a: Value, b: Value) -> Value:
     return (a[0] + b[0], tuple(sorted((s, c) for s, c in terms.items() if c)))
 
 
+def difference_known(a: Value, b: Value) -> bool:
+    """Whether a - b is known, without computing it: values are built by the functions here,
+    which keep terms sorted and drop zero coefficients, so a - b has no terms exactly when a
+    and b have the same terms."""
+    return a[1] == b[1]
+
+
 def scale(a: Value, k: int) -> Value:
     if k == 0:
         return ZERO
@@ -53,18 +60,54 @@ def sub(a: Value, b: Value) -> Value:
     return add(a, neg(b))
 
 
+class ComputedFrom:
+    """The description of a value computed from unknowns, named after one of them and worked out
+    on first use (most symbols never appear in a message). `source` is the symbol to name, or a
+    key to search for the first symbol that has a description. Plain data rather than a closure
+    over the evaluator: a closure would make the symbol table part of a reference cycle, left for
+    the garbage collector instead of freed when the analysis is dropped."""
+
+    __slots__ = ("source",)
+
+    def __init__(self, source) -> None:
+        self.source = source
+
+
 class _Origins(dict):
-    """Symbol -> description; a description may be a callable, computed on first use (most
-    symbols never appear in a message)."""
+    """Symbol -> description; a description may be a ComputedFrom or a callable, computed on first
+    use (most symbols never appear in a message)."""
 
     def __getitem__(self, key):
         if key not in self and isinstance(key, str) and "#" in key:
             key = key.split("#", 1)[0]  # a per-thread copy of a symbol: the symbol's description
         value = dict.__getitem__(self, key)
-        if callable(value):
+        if isinstance(value, ComputedFrom):
+            value = self._computed_from(value.source)
+            self[key] = value
+        elif callable(value):
             value = value()
             self[key] = value
         return value
+
+    def _computed_from(self, source) -> str:
+        if isinstance(source, str):
+            origin = self.get(source)
+        else:
+            origin = self._first_origin_in(source)
+        if origin is None:
+            origin = "unknowns"
+        return origin if origin.startswith("a value computed") else f"a value computed from {origin}"
+
+    def _first_origin_in(self, key):
+        """The description of the first (symbol, coefficient) pair found in `key`, breadth first."""
+        stack = [key]
+        while stack:
+            item = stack.pop(0)
+            if isinstance(item, tuple):
+                if len(item) == 2 and isinstance(item[0], str) and isinstance(item[1], int) and item[0] in self:
+                    return self[item[0]]
+                stack.extend(item)
+        return None
 
     def get(self, key, default=None):
         try:

@@ -14,6 +14,7 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from ..errors import InputError
+from ..gc_pause import collector_paused
 from . import ir
 from .grammar_file import grammar_text
 from .operands import OperandSyntaxError, decode_operands
@@ -313,28 +314,15 @@ class _IrBuilder:
 
     def loc(self, c):
         token = c[0]
-        text = str(token).split("//", 1)[0].lstrip()
-        head, *extras = text[4:].split(",")
-        fields = head.split()
-        if len(fields) != 3 or not all(f.isdigit() for f in fields):
-            raise InputError(self.path, "malformed .loc: expected `.loc FILE LINE COLUMN`",
-                             token.end_line + self.line_offset, None)
-        function_name = None
-        inlined = None
-        for extra in extras:
-            words = extra.split()
-            if len(words) == 2 and words[0] == "function_name":
-                function_name = words[1]
-            elif len(words) == 4 and words[0] == "inlined_at" and all(w.isdigit() for w in words[1:]):
-                inlined = (int(words[1]), int(words[2]), int(words[3]))
-            else:
-                raise InputError(self.path, f"malformed .loc: unexpected {extra.strip()!r}",
-                                 token.end_line + self.line_offset, None)
+        decoded = _decode_loc(str(token))
+        if isinstance(decoded, str):
+            raise InputError(self.path, decoded, token.end_line + self.line_offset, None)
+        file_index, line, column, function_name, inlined = decoded
         if inlined is not None:
             # nvcc writes a chain of inlining as consecutive .loc lines, each naming the position of
             # the one before as its `inlined_at`: link to that .loc to keep the whole chain
             inlined = self.recent_locs.get(inlined, inlined + (None, None))
-        loc = (int(fields[0]), int(fields[1]), int(fields[2]), function_name, inlined)
+        loc = (file_index, line, column, function_name, inlined)
         self.recent_locs[loc[:3]] = loc
         self.current_loc = loc
         return None
@@ -362,6 +350,29 @@ class _IrBuilder:
         )
         self.instructions.append(ins)
         return None
+
+
+@lru_cache(maxsize=8192)
+def _decode_loc(token_text: str):
+    """`.loc FILE LINE COLUMN[, function_name NAME][, inlined_at FILE LINE COLUMN]` -> (file, line,
+    column, function name, (file, line, column) inlined at), or an error message. Cached: a
+    large module repeats each .loc line about eight times."""
+    text = token_text.split("//", 1)[0].lstrip()
+    head, *extras = text[4:].split(",")
+    fields = head.split()
+    if len(fields) != 3 or not all(f.isdigit() for f in fields):
+        return "malformed .loc: expected `.loc FILE LINE COLUMN`"
+    function_name = None
+    inlined = None
+    for extra in extras:
+        words = extra.split()
+        if len(words) == 2 and words[0] == "function_name":
+            function_name = words[1]
+        elif len(words) == 4 and words[0] == "inlined_at" and all(w.isdigit() for w in words[1:]):
+            inlined = (int(words[1]), int(words[2]), int(words[3]))
+        else:
+            return f"malformed .loc: unexpected {extra.strip()!r}"
+    return int(fields[0]), int(fields[1]), int(fields[2]), function_name, inlined
 
 
 # One unambiguous form for numbers, hex and label expressions: alternatives that could both match
@@ -527,7 +538,8 @@ def parse_ptx(text: str, path: str = "<string>", jobs: Optional[int] = None) -> 
         raise InputError(path, "empty file: expected PTX (a `.version` directive first)", 1, 1)
     if "\x00" in text[:4096]:
         raise InputError(path, "binary file: expected PTX text", 1, 1)
-    return _assemble(path, _parse_text(path, text))
+    with collector_paused():
+        return _assemble(path, _parse_text(path, text))
 
 
 def _assemble(path: str, items: list) -> ir.Module:
@@ -583,6 +595,11 @@ def _resolve_locations(module: ir.Module) -> None:
 
 def parse_ptx_file(path: str, jobs: Optional[int] = None) -> ir.Module:
     """Read and parse a `.ptx` file; every failure is an InputError naming the file."""
+    return parse_ptx(read_ptx_file(path), path, jobs=jobs)
+
+
+def read_ptx_file(path: str) -> str:
+    """The text of a `.ptx` file; every failure is an InputError naming the file."""
     try:
         with open(path, "rb") as fh:
             data = fh.read()
@@ -600,4 +617,4 @@ def parse_ptx_file(path: str, jobs: Optional[int] = None) -> ir.Module:
         line = data[: err.start].count(b"\n") + 1
         col = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
         raise InputError(path, f"not UTF-8 text: invalid byte 0x{data[err.start]:02x}", line, col) from None
-    return parse_ptx(text, path, jobs=jobs)
+    return text

@@ -133,8 +133,9 @@ def _check_function_forked(index: int) -> list:
 
 
 def check_module(module: Module, options: Optional[CheckOptions] = None, rules: Optional[list] = None,
-                 jobs: Optional[int] = 1) -> list:
-    """Run the selected rules on every function with a body; return sorted diagnostics.
+                 jobs: Optional[int] = 1, only: Optional[set] = None) -> list:
+    """Run the selected rules on every function with a body (or those named in `only`); return
+    sorted diagnostics.
 
     With `jobs` > 1 (None: one per CPU) a large module's functions are analysed in forked
     processes, which inherit the parsed module instead of receiving a copy."""
@@ -143,7 +144,7 @@ def check_module(module: Module, options: Optional[CheckOptions] = None, rules: 
     options = options or CheckOptions()
     if rules is None:
         rules = resolve_selection(options.select, options.ignore)
-    indices = [i for i, f in enumerate(module.functions) if f.has_body]
+    indices = [i for i, f in enumerate(module.functions) if f.has_body and (only is None or f.name in only)]
     jobs = jobs or os.cpu_count() or 1
     size = sum(len(module.functions[i].instructions) for i in indices)
     diagnostics: list = []
@@ -209,17 +210,21 @@ def _check_part_forked(task: tuple) -> Optional[list]:
 
     functions, with_sections = task
     layout = _FORKED["layout"]
+    # device functions come along as context (a rule may look into a callee: `__syncwarp()` is a
+    # call under -G), but only this part's own functions are checked
+    kept = functions | layout.device_functions
     # A worker lives for this run only and its garbage is almost all freed by reference counting
     # (see gc_pause.py): collecting cycles would only rescan the parsed parts, so do not.
     gc.disable()
     try:
-        module = parse_ptx(part_text(_FORKED["text"], layout, functions, with_sections), _FORKED["path"])
+        module = parse_ptx(part_text(_FORKED["text"], layout, kept, with_sections), _FORKED["path"])
     except InputError:
         return None
-    if sum(f.has_body for f in module.functions) != len(functions) or \
-            len(module.sections) != (len(layout.sections) if with_sections else 0):
+    defined = [f for f in module.functions if f.has_body]
+    if len(defined) != len(kept) or len(module.sections) != (len(layout.sections) if with_sections else 0):
         return None  # the scan and the grammar disagree on where functions or sections are
-    return check_module(module, CheckOptions(analysis=_FORKED["analysis"]), rules=_FORKED["rules"], jobs=1)
+    own = {f.name for k, f in zip(sorted(kept), defined) if k in functions}
+    return check_module(module, CheckOptions(analysis=_FORKED["analysis"]), rules=_FORKED["rules"], jobs=1, only=own)
 
 
 def _can_fork() -> bool:

@@ -12,7 +12,7 @@ each part parsed into the functions and sections it was given.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional
 
 _START = re.compile(r"^[ \t]*(?:(?P<function>(?:\.(?:visible|weak|extern)[ \t]+)*\.(?:entry|func))|\.section)\b",
@@ -29,6 +29,7 @@ class Outline:
 
     functions: list
     sections: list
+    device_functions: set = field(default_factory=set)  # indices into `functions` of `.func` definitions
 
 
 def outline(text: str) -> Optional[Outline]:
@@ -52,6 +53,8 @@ def outline(text: str) -> Optional[Outline]:
         end = _body_end(text, body)
         if end is None:
             return None
+        if start.group("function") and start.group("function").endswith(".func"):
+            found.device_functions.add(len(found.functions))
         spans = found.functions if start.group("function") else found.sections
         spans.append((start.start(), end, text.count("\n", start.start(), end)))
         pos = end

@@ -36,7 +36,7 @@ class MemoryAccess:
     space: str  # shared | const
     kind: str  # load | store | atomic | ldmatrix | stmatrix
     bits: int  # per lane
-    variables: list  # names of the shared/const variables the address is based on
+    variables: list  # names of the shared/const variables the evaluated address is based on
     warps: list = field(default_factory=list)
     notes: list = field(default_factory=list)
     unknown_reason: Optional[str] = None  # set when the addresses could not be determined
@@ -106,7 +106,9 @@ def analyse_shared_accesses(ctx) -> list:
         variables = sorted({lanes.variable_symbols[s] for s in _symbols(addresses) if s in lanes.variable_symbols})
         access = MemoryAccess(
             instruction=ins, space=space, kind=kind, bits=access_bits(ins),
-            variables=variables or _declared_variables_behind(ctx, ins, space),
+            # a constant read is named even when its index is unknown (a table lookup); shared
+            # accesses look theirs up when asked (`variables_behind`): there are many more
+            variables=variables or (declared_variables_behind(ctx, ins, space) if space == "const" else []),
             generic=generic, matrices=matrix_count(ins),
         )
         iterations = _followed_loop(ctx, ins)
@@ -131,9 +133,15 @@ def analyse_shared_accesses(ctx) -> list:
     return out
 
 
-def _declared_variables_behind(ctx, ins: Instruction, space: str) -> list:
-    """The variables of `space` that the address is computed from, found by following definitions
-    back: names the variable of an access whose per-lane addresses are not known."""
+def variables_behind(ctx, access: MemoryAccess) -> list:
+    """The variables `access` reads or writes: those its evaluated address names, else (its
+    per-lane addresses are not known) those the address is computed from."""
+    return access.variables or declared_variables_behind(ctx, access.instruction, access.space)
+
+
+def declared_variables_behind(ctx, ins: Instruction, space: str) -> list:
+    """The variables of `space` that the address of `ins` is computed from, found by following
+    definitions back."""
     declared = {v.name for v in ctx.module.variables + ctx.function.variables if v.space == space}
     return sorted(n for n in ctx.address_roots.roots(ins) if n in declared)
 

@@ -20,6 +20,7 @@ from math import gcd
 from typing import Callable, Optional
 
 from ..frontend.demangle import demangle
+from .accesses import variables_behind
 
 
 @dataclass
@@ -109,23 +110,32 @@ def suggest_layout_fix(ctx, access) -> Optional[LayoutFix]:
     if len(access.variables) != 1 or not access.determined:
         return None
     name = access.variables[0]
-    siblings = [a for a in ctx.shared_accesses if a.variables == access.variables and a.space == "shared"]
-    unchecked = [a for a in siblings if not a.determined]
-    siblings = [a for a in siblings if a.determined]
     element = max(min(access.bits // 8, 16), 1)
     rows = _candidate_rows(access, element, ctx.bank_model)
     mine_before = access.wavefronts
     variable = ctx.lanes._variables.get(name)
     size = variable.size_bytes if variable is not None else None
 
-    others = [(other, remapped_cost(ctx, other, _unchanged)[0]) for other in siblings if other is not access]
+    same_variable: dict = {}
+
+    def siblings() -> dict:
+        """The accesses to the variable: "checked" (addresses known), "unchecked", and "others"
+        (checked ones but `access`, with their wavefronts now). Found when a remap first fixes
+        `access`: most conflicts have no fix, and naming unknown addresses' variables is not free."""
+        if not same_variable:
+            same = [a for a in ctx.shared_accesses if a.space == "shared" and variables_behind(ctx, a) == access.variables]
+            same_variable["checked"] = [a for a in same if a.determined]
+            same_variable["unchecked"] = [a for a in same if not a.determined]
+            same_variable["others"] = [(other, remapped_cost(ctx, other, _unchanged)[0])
+                                       for other in same_variable["checked"] if other is not access]
+        return same_variable
 
     def verified(remap) -> Optional[tuple]:
         """The access's cost under `remap` if it is conflict-free and no sibling gets worse."""
         cost = remapped_cost(ctx, access, remap)
         if cost[0] > cost[1]:
             return None
-        if any(remapped_cost(ctx, other, remap)[0] > now for other, now in others):
+        if any(remapped_cost(ctx, other, remap)[0] > now for other, now in siblings()["others"]):
             return None
         return cost
 
@@ -134,12 +144,14 @@ def suggest_layout_fix(ctx, access) -> Optional[LayoutFix]:
 
     for row in rows:
         cols = row // element
-        # a narrower row only fits when no access touches the columns it drops
-        used = max((a % row + other.bits // 8 for other in siblings for w in other.warps
-                    for _, addresses in w.evaluations for a in addresses), default=0)
+        used = None
         for width in _target_widths(cols):
-            if width * element < used:
-                continue
+            if width < cols:  # a narrower row only fits when no access touches the columns it drops
+                if used is None:
+                    used = max((a % row + other.bits // 8 for other in siblings()["checked"] for w in other.warps
+                                for _, addresses in w.evaluations for a in addresses), default=0)
+                if width * element < used:
+                    continue
             remap = lambda x, r=row, n=width * element: (x // r) * n + x % r  # noqa: E731
             cost = verified(remap)
             if cost is None:
@@ -151,7 +163,7 @@ def suggest_layout_fix(ctx, access) -> Optional[LayoutFix]:
             else:
                 text = f"make each {row}-byte row {width} elements wide: {declare}"
             return LayoutFix("padding", text + f" ({element}-byte elements)", mine_before, cost[0], cost[1], remap,
-                             unchecked)
+                             siblings()["unchecked"])
     for row in rows:
         cols = row // element
         if cols & (cols - 1):
@@ -166,5 +178,5 @@ def suggest_layout_fix(ctx, access) -> Optional[LayoutFix]:
         if cost is not None:
             text = (f"XOR-swizzle `{source_name(name)}`: in every access use column `c ^ (r % {cols})` for row r "
                     f"({cols} elements of {element} bytes per row); no extra memory")
-            return LayoutFix("swizzle", text, mine_before, cost[0], cost[1], swizzle, unchecked)
+            return LayoutFix("swizzle", text, mine_before, cost[0], cost[1], swizzle, siblings()["unchecked"])
     return None

@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from ..analysis.accesses import variables_behind
 from ..analysis.context import AnalysisOptions, KernelContext
 from ..analysis.layout import source_name
 from ..api import discover, load_module
@@ -23,7 +24,7 @@ def kernel_report(module, function, options: AnalysisOptions) -> dict:
         path, line, _ = ctx.position(ins)
         entry = {
             "ptx_line": ins.ptx_line, "path": path, "line": line, "space": access.space, "op": access.kind,
-            "bits": access.bits, "instruction": ins.opcode, "variables": access.variables,
+            "bits": access.bits, "instruction": ins.opcode, "variables": variables_behind(ctx, access),
             "iterations": access.iterations,
         }
         if access.determined:

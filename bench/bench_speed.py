@@ -1,9 +1,10 @@
 """Speed of ptxlint on a large PTX, against ptxas on the same file in the same run.
 
-    python bench/bench_speed.py [PTX]     (default: bench/cub/cub_sm90.ptx, built by
-                                           bench/cub/make_cub_ptx.sh when missing)
+    python bench/bench_speed.py [PTX] [--repeat N]   (default: bench/cub/cub_sm90.ptx, built by
+                                                     bench/cub/make_cub_ptx.sh when missing; N = 3)
 
-Prints wall-clock seconds of three processes and their ratios to ptxas:
+Runs each command N times, interleaved (so a burst of load hits all of them alike), and prints
+the median wall-clock seconds and its ratio to ptxas:
   ptxas -arch=sm_90 PTX -o /dev/null
   ptxlint parse + IR            (python -c: parse_ptx_file)
   ptxlint check --select BANK   (parse + the bank-conflict analysis)
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -34,21 +36,37 @@ def timed(cmd: list, env=None) -> float:
 
 
 def main() -> int:
-    ptx = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT
+    args = sys.argv[1:]
+    repeat = 3
+    if "--repeat" in args:
+        i = args.index("--repeat")
+        repeat = int(args[i + 1])
+        del args[i:i + 2]
+    ptx = Path(args[0]) if args else DEFAULT
     if not ptx.exists():
         if ptx != DEFAULT or shutil.which(os.environ.get("NVCC", "nvcc")) is None:
             sys.exit(f"{ptx}: missing; build it with bench/cub/make_cub_ptx.sh (needs nvcc)")
         subprocess.run(["bash", str(HERE / "cub" / "make_cub_ptx.sh")], check=True)
     ptxas = shutil.which("ptxas") or str(Path(shutil.which("nvcc") or "nvcc").with_name("ptxas"))
     env = dict(os.environ, PYTHONPATH=str(HERE.parent / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    # as on a user's machine, where pip compiled ptxlint at install: Python reuses the bytecode
+    # instead of compiling every module on every run (some sandboxes turn that off)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     size = ptx.stat().st_size / 1e6
-    t_ptxas = timed([ptxas, "-arch=sm_90", str(ptx), "-o", os.devnull])
-    t_parse = timed([sys.executable, "-c", f"from ptxlint.frontend.parser import parse_ptx_file; "
-                                           f"parse_ptx_file({str(ptx)!r})"], env)
-    t_bank = timed([sys.executable, "-m", "ptxlint", "check", "--no-cache", "--select", "BANK", "--format", "concise",
-                    str(ptx)], env)
-    t_check = timed([sys.executable, "-m", "ptxlint", "check", "--no-cache", "--format", "concise", str(ptx)], env)
-    print(f"{ptx.name}: {size:.1f} MB, {os.cpu_count()} cores")
+    commands = {
+        "ptxas": ([ptxas, "-arch=sm_90", str(ptx), "-o", os.devnull], None),
+        "parse": ([sys.executable, "-c", f"from ptxlint.frontend.parser import parse_ptx_file; "
+                                         f"parse_ptx_file({str(ptx)!r})"], env),
+        "bank": ([sys.executable, "-m", "ptxlint", "check", "--no-cache", "--select", "BANK", "--format", "concise",
+                  str(ptx)], env),
+        "check": ([sys.executable, "-m", "ptxlint", "check", "--no-cache", "--format", "concise", str(ptx)], env),
+    }
+    times: dict = {name: [] for name in commands}
+    for _ in range(repeat):
+        for name, (cmd, cmd_env) in commands.items():
+            times[name].append(timed(cmd, cmd_env))
+    t_ptxas, t_parse, t_bank, t_check = (statistics.median(times[name]) for name in commands)
+    print(f"{ptx.name}: {size:.1f} MB, {os.cpu_count()} cores, median of {repeat} runs")
     print(f"  ptxas -arch=sm_90          {t_ptxas:7.2f} s   1.00x")
     print(f"  ptxlint parse + IR         {t_parse:7.2f} s   {t_parse / t_ptxas:.2f}x   (target <= 1.0x)")
     print(f"  ptxlint check --select BANK {t_bank:6.2f} s   {t_bank / t_ptxas:.2f}x")

@@ -224,3 +224,23 @@ def test_performance_directives_and_rdc_declarations_from_nvcc():
     assert rdc.variable("counter").linkage == "visible"
     declared_only = [f.name for f in rdc.functions if not f.has_body]
     assert "scale_alias" in declared_only
+
+
+def test_declarations_nvcc_13_no_longer_emits():
+    """`.target sm_50`, texture/surface/sampler references, `.common`/`.weak` variables, `.alias`,
+    `.noreturn` and an inline-asm scope with its own `.reg` (written from the PTX ISA's syntax:
+    nvcc 13 cannot target sm_50 and emits none of these for the samples)."""
+    from pathlib import Path
+
+    module = parse_ptx_file(str(Path(__file__).with_name("data") / "declarations_sm_50.ptx"))
+    assert module.target == ("sm_50",)
+    linkage = {v.name: v.linkage for v in module.variables}
+    assert linkage == {"tex_a": None, "surf_a": None, "samp_a": None, "shared_counter": "common",
+                       "weak_word": "weak"}
+    assert module.aliases == [("alias_fn", "impl_fn")]
+    functions = {f.name: f for f in module.functions}
+    assert functions["fail"].directives == {"noreturn": True} and not functions["alias_fn"].has_body
+    kernel = functions["k"]
+    assert kernel.directives == {"maxntid": (128, 1, 1), "minnctapersm": 4}
+    assert [i.opcode for i in kernel.instructions] == ["ld.param.u64", "mov.u32", "mov.b32", "mov.b32",
+                                                       "st.global.u32", "ret"]

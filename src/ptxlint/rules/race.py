@@ -10,9 +10,9 @@ from typing import Optional
 from ..analysis.layout import source_name
 from ..analysis.lanes import Affine, Varying
 from ..analysis.loops import innermost_loop
-from ..frontend.ir import Immediate, Instruction, Register, Symbol
+from ..frontend.ir import Immediate, Instruction, Register
 from .registry import RuleDoc, register
-from .sync import barrier_kind, diagnostic, is_arrive, where
+from .sync import barrier_kind, callee_name, diagnostic, is_arrive, where
 
 MAX_PAIRS = 4000  # access pairs compared per kernel; beyond that the rest is skipped with a note
 _KIND = {"load": "read", "ldmatrix": "read", "store": "write", "stmatrix": "write", "atomic": "atomic"}
@@ -140,11 +140,6 @@ def is_wait_barrier(ins: Instruction, warp_level: bool) -> bool:
     return warp_level and kind == "warp"
 
 
-def _callee(ins: Instruction) -> Optional[str]:
-    """The function a direct `call` names (`call.uni f, (args)` or `call (ret), f, (args)`)."""
-    return next((op.name for op in ins.operands if isinstance(op, Symbol)), None)
-
-
 def _barrier_wrappers(ctx) -> dict:
     """Device functions called by this kernel that consist of one unconditional barrier and nothing
     that branches or calls: name -> that barrier. nvcc -G emits `__syncwarp()` as a call to such a
@@ -152,7 +147,7 @@ def _barrier_wrappers(ctx) -> dict:
     found = ctx.__dict__.get("_barrier_wrappers")
     if found is None:
         found = {}
-        called = {_callee(i) for i in ctx.function.instructions if i.op == "call"} - {None}
+        called = {callee_name(i) for i in ctx.function.instructions if i.op == "call"} - {None}
         if called:
             for fn in ctx.module.functions:
                 if fn.name not in called or fn.is_kernel or not fn.has_body:
@@ -170,7 +165,7 @@ def _barrier_wrappers(ctx) -> dict:
 def _orders_shared_accesses(ctx, ins: Instruction, warp_level: bool) -> bool:
     """`is_wait_barrier`, also through an unguarded call to a function that is only that barrier."""
     if ins.op == "call":
-        barrier = _barrier_wrappers(ctx).get(_callee(ins)) if ins.guard is None else None
+        barrier = _barrier_wrappers(ctx).get(callee_name(ins)) if ins.guard is None else None
         return barrier is not None and is_wait_barrier(barrier, warp_level)
     return is_wait_barrier(ins, warp_level)
 

@@ -9,7 +9,8 @@ from typing import Optional
 
 from ..analysis.uniformity import BLOCK, CTA, WARP
 from ..diagnostics import Diagnostic
-from ..frontend.ir import Immediate, Instruction
+from ..frontend.demangle import demangle, without_parameters
+from ..frontend.ir import Immediate, Instruction, Symbol
 from ..frontend.sourcemap import user_location
 from .registry import RuleDoc, register
 
@@ -61,6 +62,38 @@ def barrier_id(ins: Instruction) -> str:
 def is_block_barrier(ins: Instruction) -> bool:
     """A CTA barrier that waits for the whole block (no thread count), e.g. `__syncthreads()`."""
     return barrier_kind(ins) == "cta" and thread_count(ins) is None
+
+
+def callee_name(ins: Instruction) -> Optional[str]:
+    """The function a direct `call` names (`call.uni f, (args)` or `call (ret), f, (args)`)."""
+    return next((op.name for op in ins.operands if isinstance(op, Symbol)), None)
+
+
+def barrier_in_callee(ctx, call: Instruction) -> Optional[Instruction]:
+    """The first CTA or cluster barrier that the device function `call` calls executes, looking
+    through the calls it makes in turn; None when it has none. A `__noinline__` helper with a
+    `__syncthreads()` is a barrier wherever it is called."""
+    found_for = ctx.__dict__.setdefault("_barrier_in_function", {})
+    bodies = {f.name: f for f in ctx.module.functions if f.has_body and not f.is_kernel}
+
+    def first_barrier(name: Optional[str], visiting: set) -> Optional[Instruction]:
+        if name in found_for:
+            return found_for[name]
+        if name is None or name in visiting or name not in bodies:
+            return None  # recursion or an external function: nothing known
+        visiting.add(name)
+        found = None
+        for ins in bodies[name].instructions:
+            if barrier_kind(ins) in ("cta", "cluster"):
+                found = ins
+            elif ins.op == "call":
+                found = first_barrier(callee_name(ins), visiting)
+            if found is not None:
+                break
+        found_for[name] = found
+        return found
+
+    return first_barrier(callee_name(call), set())
 
 
 def describe_barrier(ins: Instruction) -> str:
@@ -173,7 +206,9 @@ Finds block-wide barriers (`__syncthreads()`, `bar.sync 0`, `barrier.sync`, `bar
 without a thread count) that only some threads of the block reach: under a branch whose condition
 depends on the thread (`threadIdx`, a loaded value, an atomic's result ...), inside a loop whose trip
 count is thread-dependent, or as different barrier instructions on the two sides of a divergent
-`if`/`else`. The finding names the branch and the thread-dependent value it tests.
+`if`/`else`. A call of a device function that waits at a barrier (a `__noinline__` helper with a
+`__syncthreads()`, at any depth of calls) counts as that barrier. The finding names the branch and
+the thread-dependent value it tests.
 """,
     why_is_this_bad="""
 `__syncthreads()` must be reached by every thread of the block. When it is not, the kernel may hang,
@@ -309,7 +344,9 @@ def _analyse_barriers(ctx):
     fn = ctx.function
     candidates = []
     for ins in fn.instructions:
-        kind = barrier_kind(ins)
+        # a call to a device function that waits at a barrier is that barrier, here
+        barrier = barrier_in_callee(ctx, ins) if ins.op == "call" else ins
+        kind = barrier_kind(barrier) if barrier is not None else None
         if kind not in ("cta", "cluster"):
             continue
         block = fn.block_of(ins).id
@@ -317,13 +354,13 @@ def _analyse_barriers(ctx):
         if kind == "cluster":
             controls = u.divergent_controls(block, CTA)
             code = "SYNC004" if controls else None
-        elif thread_count(ins) is None:
+        elif thread_count(barrier) is None:
             controls = u.divergent_controls(block, BLOCK)
             if controls:
                 exits = [b for b, _ in controls if _leaves(ctx, b, block)
                          and is_early_exit(ctx, u.branch_instruction(b), ins)]
                 code = "SYNC002" if len(exits) == len(controls) else "SYNC001"
-        elif is_aligned(ins):
+        elif is_aligned(barrier):
             controls = u.divergent_controls(block, WARP)
             code = "SYNC003" if controls else None
         if code is not None:
@@ -355,6 +392,9 @@ def _analyse_barriers(ctx):
 def _barrier_diagnostic(ctx, code, ins, branch, branch_block, why, controls, block):
     u = ctx.uniformity
     what = describe_barrier(ins)
+    if ins.op == "call":
+        callee = without_parameters(demangle(callee_name(ins)))
+        what = f"the call of `{callee}`, which waits at {describe_barrier(barrier_in_callee(ctx, ins))},"
     level = u.branch_level(branch_block)
     scope = {WARP: "lanes of a warp", BLOCK: "warps of the block", CTA: "blocks of the cluster"}[level]
     loop = in_loop_exit(ctx, branch_block, block)

@@ -53,9 +53,13 @@ def test_toolkit_findings_are_counted_not_shown(tmp_path):
 
 
 def test_toolkit_headers_flag_shows_them(tmp_path):
+    hidden = json.loads(run_cli("check", "--format", "json", "--block", "32x32", "--select", "BANK",
+                                module(tmp_path)).stdout)
+    assert len(hidden["diagnostics"]) == 1 and hidden["hidden_in_toolkit_headers"] == 1
     r = run_cli("check", "--format", "json", "--toolkit-headers", "--block", "32x32", "--select", "BANK",
                 module(tmp_path))
     assert r.returncode == 1
+    assert json.loads(r.stdout)["hidden_in_toolkit_headers"] == 0
     paths = sorted(d["path"] for d in json.loads(r.stdout)["diagnostics"])
     assert paths == sorted([str(tmp_path / "kernels.cu"), "/usr/local/cuda-13.0/include/cccl/cub/agent/agent_tile.cuh"])
 

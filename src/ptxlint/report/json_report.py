@@ -19,5 +19,7 @@ def render(results) -> str:
     doc = {
         "diagnostics": [diagnostic_dict(d) for r in results for d in r.diagnostics],
         "errors": [e.to_dict() for r in results for e in r.errors],
+        # findings located in CUDA toolkit headers, left out (`--toolkit-headers` includes them)
+        "hidden_in_toolkit_headers": sum(r.hidden_in_toolkit for r in results),
     }
     return json.dumps(doc, indent=2) + "\n"

@@ -339,6 +339,9 @@ class LaneEvaluator:
             outside = [d for d in defs if d not in inside]
             if inside and outside:
                 return self._induction(reg, header, inside, outside)
+        after = self._after_followed_loop(use_block, reg, defs)
+        if after is not None:
+            return after
         vectors = [self._definition(d, reg) for d in defs]
         if all(v == vectors[0] for v in vectors[1:]):
             return vectors[0]
@@ -411,7 +414,38 @@ class LaneEvaluator:
         vectors = [self._definition(d, reg) for d in defs]
         if all(v == vectors[0] for v in vectors[1:]):
             return vectors[0]
+        after = self._after_followed_loop(None, reg, defs)
+        if after is not None:
+            return after
         return [self._opaque(("init", tuple(defs), reg.name, t)) for t in range(self.n)]
+
+    def _after_followed_loop(self, use_block, reg: Register, defs: list) -> Optional[list]:
+        """The per-thread value of `reg` after a loop whose iterations are followed: where the
+        thread left the loop for threads that ran it, the definitions before it for the others.
+        Those must dominate the loop, so that no thread redefined `reg` after leaving it."""
+        fn, ctx = self.function, self.ctx
+        block_of = {d: fn.block_of(fn.instructions[d]).id for d in defs}
+        in_progress = ctx.__dict__.setdefault("_loops_in_progress", set())
+        for header, body in ctx.cfg.loops:
+            inside = [d for d in defs if block_of[d] in body]
+            rest = [d for d in defs if block_of[d] not in body]
+            if use_block in body or not inside or not rest or header in in_progress:
+                continue
+            if (self.iteration is not None and header in self.iteration.body) or \
+                    not all(ctx.cfg.dominates(block_of[d], header) for d in rest):
+                return None
+            in_progress.add(header)
+            try:
+                iterations = ctx.loop_iterations(header, body)
+            finally:
+                in_progress.discard(header)
+            after = iterations.values_after(reg.name) if iterations is not None else None
+            if after is None:
+                return None
+            ran, left_with = after
+            before = self._definition(rest[0], reg) if len(rest) == 1 else self._join_outside(reg, rest)
+            return [left_with[t] if ran[t] else before[t] for t in range(self.n)]
+        return None
 
     # ---- special registers and symbols
     def _special(self, reg: Register) -> Optional[list]:

@@ -4,11 +4,15 @@ A loop qualifies when its loop-carried registers start from values known per thr
 thread's decision to go round again is known in each iteration (e.g. `for (s = 1; s < blockDim.x;
 s *= 2)` or `for (i = lane; i < 576; i += 32)`), up to MAX_ITERATIONS. Other loops are analysed
 once, with their induction variables as uniform unknowns (lanes.py).
+
+A followed loop that can only be left at its latch also gives the values its carried registers
+have after it, per thread: nvcc splits `for (c = lane; c < n; c += 32)` into a remainder loop and
+an unrolled one, and the second starts where the first left each thread.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional
 
 from .lanes import where_predicate
@@ -22,10 +26,30 @@ class LoopIterations:
     body: frozenset
     evaluators: list  # one LaneEvaluator per iteration, in order
     line: Optional[int]
+    # for the values after the loop: the carried registers, and per iteration their values at its
+    # end with the threads that ran it; None when threads may leave elsewhere than at the latch
+    carried: Optional[frozenset] = None
+    rounds: list = field(default_factory=list)
+    threads: int = 0
 
     @property
     def count(self) -> int:
         return len(self.evaluators)
+
+    def values_after(self, name: str) -> Optional[tuple]:
+        """(ran, values): per thread, whether it ran the loop at all and, where it did, the value
+        carried register `name` had when it left; None when not known."""
+        if self.carried is None or name not in self.carried:
+            return None
+        ran = [False] * self.threads
+        values = [None] * self.threads
+        for after, reached in self.rounds:
+            current = after[name]
+            for t, r in enumerate(reached):
+                if r:
+                    ran[t] = True
+                    values[t] = current[t]
+        return ran, values
 
 
 def innermost_loop(ctx, block_id):
@@ -64,7 +88,10 @@ def simulate_loop(ctx, header, body) -> Optional[LoopIterations]:
     # Threads whose arrival is unknown (the loop sits under a branch on an unknown, e.g. inside an
     # outer loop bounded by a parameter) are assumed to arrive, as for any other access; the trip
     # count must still be known for every arriving thread.
-    active = [a is not False for a in base.block_active(header)]
+    arrival = base.block_active(header)
+    active = [a is not False for a in arrival]
+    exits_at_latch = all(s in body for b in body if b != latch for s in cfg.successors(b))
+    rounds = []
     evaluators = []
     cond = cfg.edge_condition(latch, header)
     for _ in range(MAX_ITERATIONS):
@@ -85,11 +112,14 @@ def simulate_loop(ctx, header, body) -> Optional[LoopIterations]:
         if any(t is None for t in taken):
             return None
         values = {name: _value_after(child, latch_last, reg) for name, (reg, _) in carried.items()}
+        rounds.append((values, reach))
         active = taken
     else:
         return None
     line = header_first.loc.line if header_first.loc else None
-    return LoopIterations(header, body, evaluators, line)
+    known_after = exits_at_latch and None not in arrival  # who ran it, and where each left, are known
+    return LoopIterations(header, body, evaluators, line, frozenset(carried) if known_after else None, rounds,
+                          base.n)
 
 
 def _value_after(evaluator, last_ins, reg):

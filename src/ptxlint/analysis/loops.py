@@ -31,6 +31,7 @@ class LoopIterations:
     carried: Optional[frozenset] = None
     rounds: list = field(default_factory=list)
     threads: int = 0
+    _after: dict = field(default_factory=dict)  # values_after, by register name
 
     @property
     def count(self) -> int:
@@ -41,6 +42,9 @@ class LoopIterations:
         carried register `name` had when it left; None when not known."""
         if self.carried is None or name not in self.carried:
             return None
+        found = self._after.get(name)
+        if found is not None:
+            return found
         ran = [False] * self.threads
         values = [None] * self.threads
         for after, reached in self.rounds:
@@ -49,7 +53,8 @@ class LoopIterations:
                 if r:
                     ran[t] = True
                     values[t] = current[t]
-        return ran, values
+        found = self._after[name] = (ran, values)
+        return found
 
 
 def innermost_loop(ctx, block_id):

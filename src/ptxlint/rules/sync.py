@@ -73,8 +73,12 @@ def barrier_in_callee(ctx, call: Instruction) -> Optional[Instruction]:
     """The first CTA or cluster barrier that the device function `call` calls executes, looking
     through the calls it makes in turn; None when it has none. A `__noinline__` helper with a
     `__syncthreads()` is a barrier wherever it is called."""
-    found_for = ctx.__dict__.setdefault("_barrier_in_function", {})
-    bodies = {f.name: f for f in ctx.module.functions if f.has_body and not f.is_kernel}
+    found_for = ctx.__dict__.get("_barrier_in_function")
+    if found_for is None:
+        found_for = ctx.__dict__["_barrier_in_function"] = {}
+        ctx.__dict__["_device_function_bodies"] = {f.name: f for f in ctx.module.functions
+                                                   if f.has_body and not f.is_kernel}
+    bodies = ctx.__dict__["_device_function_bodies"]
 
     def first_barrier(name: Optional[str], visiting: set) -> Optional[Instruction]:
         if name in found_for:

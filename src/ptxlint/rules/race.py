@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Optional
 
 from ..analysis.layout import source_name
@@ -29,14 +30,10 @@ class Evaluation:
     nbytes: int
     sorted_starts: dict = field(default_factory=dict)  # unknown terms -> sorted first bytes, made on use
 
-    @property
+    @cached_property
     def aligned(self) -> bool:
         """Every access starts at a multiple of its width."""
-        found = self.__dict__.get("_aligned")
-        if found is None:
-            nbytes = self.nbytes
-            found = self.__dict__["_aligned"] = all(c % nbytes == 0 for at in self.threads_at.values() for c in at)
-        return found
+        return all(c % self.nbytes == 0 for at in self.threads_at.values() for c in at)
 
     def span(self, terms) -> Optional[tuple]:
         """(lowest byte, highest byte + 1) touched at these unknown terms: a cheap overlap test."""

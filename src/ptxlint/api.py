@@ -10,16 +10,18 @@ from __future__ import annotations
 import gc
 import os
 import re
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Optional
 
-from .analysis.context import AnalysisOptions, KernelContext
+from .analysis.context import AnalysisOptions
 from .diagnostics import Diagnostic
 from .errors import InputError
 from .frontend.ir import Module
 from .frontend.parser import parse_ptx, parse_ptx_file, read_ptx_file
-from .gc_pause import collector_paused
+from .frontend.host_sources import declared_sources, launch_sources
+from .places import merge_places, user_path
 
 PTX_SUFFIXES = (".ptx",)
 SOURCE_SUFFIXES = (".cu",)
@@ -53,6 +55,8 @@ class FileResult:
     sources: list = field(default_factory=list)  # user files the findings may point into
     cached: bool = False
     hidden_in_toolkit: int = 0  # findings located in CUDA toolkit headers, left out of `diagnostics`
+    not_checked: dict = field(default_factory=dict)  # what the rules could not check -> how many
+    kernels: list = field(default_factory=list)  # mangled names of the kernels checked
 
 
 # ---------------------------------------------------------------------------------------------
@@ -116,26 +120,20 @@ PARALLEL_MIN_INSTRUCTIONS = 20_000
 _FORKED: dict = {}  # what forked workers analyse: set before the pool forks, read in the children
 
 
-def _check_function(module: Module, index: int, rules: list, analysis) -> list:
-    with collector_paused():
-        context = KernelContext(module, module.functions[index], analysis)
-        try:
-            diagnostics: list = []
-            for rule in rules:
-                diagnostics.extend(rule.check(context))
-            return diagnostics
-        finally:
-            context.release()
+def _check_function(module: Module, index: int, rules: list, analysis):
+    from .kernel_check import check_kernel
+
+    return check_kernel(module, module.functions[index], rules, analysis)
 
 
-def _check_function_forked(index: int) -> list:
+def _check_function_forked(index: int):
     return _check_function(_FORKED["module"], index, _FORKED["rules"], _FORKED["analysis"])
 
 
 def check_module(module: Module, options: Optional[CheckOptions] = None, rules: Optional[list] = None,
-                 jobs: Optional[int] = 1, only: Optional[set] = None) -> list:
+                 jobs: Optional[int] = 1, only: Optional[set] = None, not_checked: Optional[Counter] = None) -> list:
     """Run the selected rules on every function with a body (or those named in `only`); return
-    sorted diagnostics.
+    sorted diagnostics. What the rules could not check is added to `not_checked` when given.
 
     With `jobs` > 1 (None: one per CPU) a large module's functions are analysed in forked
     processes, which inherit the parsed module instead of receiving a copy."""
@@ -148,6 +146,7 @@ def check_module(module: Module, options: Optional[CheckOptions] = None, rules: 
     jobs = jobs or os.cpu_count() or 1
     size = sum(len(module.functions[i].instructions) for i in indices)
     diagnostics: list = []
+    counts = not_checked if not_checked is not None else Counter()
     if jobs > 1 and len(indices) > 1 and size >= PARALLEL_MIN_INSTRUCTIONS and _can_fork():
         import multiprocessing
 
@@ -157,12 +156,15 @@ def check_module(module: Module, options: Optional[CheckOptions] = None, rules: 
         try:
             with multiprocessing.get_context("fork").Pool(min(jobs, len(indices))) as pool:
                 for found in pool.imap_unordered(_check_function_forked, indices, chunksize=1):
-                    diagnostics.extend(found)
+                    diagnostics.extend(found.diagnostics)
+                    counts.update(found.not_checked)
         finally:
             _FORKED.clear()
     else:
         for i in indices:
-            diagnostics.extend(_check_function(module, i, rules, options.analysis))
+            found = _check_function(module, i, rules, options.analysis)
+            diagnostics.extend(found.diagnostics)
+            counts.update(found.not_checked)
     return sorted(diagnostics, key=Diagnostic.sort_key)
 
 
@@ -171,11 +173,11 @@ def check_module(module: Module, options: Optional[CheckOptions] = None, rules: 
 PARALLEL_MIN_BYTES = 2_000_000
 
 
-def _check_ptx_in_parts(path: str, rules: list, analysis, jobs: Optional[int]) -> Optional[list]:
-    """Sorted diagnostics of a large PTX file parsed and checked in parts (frontend/split.py) by
-    forked workers, so that the parse runs in parallel as well. None when the file is not worth
-    it or does not split cleanly (one that does not parse, say): the caller then parses it whole,
-    and reports its errors."""
+def _check_ptx_in_parts(path: str, rules: list, analysis, jobs: Optional[int]) -> Optional[tuple]:
+    """(sorted diagnostics, not-checked counts, kernel names) of a large PTX file parsed and
+    checked in parts (frontend/split.py) by forked workers, so that the parse runs in parallel as
+    well. None when the file is not worth it or does not split cleanly (one that does not parse,
+    say): the caller then parses it whole, and reports its errors."""
     import multiprocessing
 
     from .frontend.split import outline, scheduled_parts
@@ -202,10 +204,14 @@ def _check_ptx_in_parts(path: str, rules: list, analysis, jobs: Optional[int]) -
         _FORKED.clear()
     if any(f is None for f in found):
         return None
-    return sorted((d for f in found for d in f), key=Diagnostic.sort_key)
+    not_checked: Counter = Counter()
+    for f in found:
+        not_checked.update(f[1])
+    return (sorted((d for f in found for d in f[0]), key=Diagnostic.sort_key), not_checked,
+            [name for f in found for name in f[2]])
 
 
-def _check_part_forked(task: tuple) -> Optional[list]:
+def _check_part_forked(task: tuple) -> Optional[tuple]:
     from .frontend.split import part_text
 
     functions, with_sections = task
@@ -224,7 +230,25 @@ def _check_part_forked(task: tuple) -> Optional[list]:
     if len(defined) != len(kept) or len(module.sections) != (len(layout.sections) if with_sections else 0):
         return None  # the scan and the grammar disagree on where functions or sections are
     own = {f.name for k, f in zip(sorted(kept), defined) if k in functions}
-    return check_module(module, CheckOptions(analysis=_FORKED["analysis"]), rules=_FORKED["rules"], jobs=1, only=own)
+    not_checked: Counter = Counter()
+    found = check_module(module, CheckOptions(analysis=_FORKED["analysis"]), rules=_FORKED["rules"], jobs=1,
+                         only=own, not_checked=not_checked)
+    return found, not_checked, [f.name for f in defined if f.is_kernel and f.name in own]
+
+
+def _launches_in(sources: list, given: tuple) -> tuple:
+    """The kernel launches in the host code of `sources` (after any given already)."""
+    if not sources:
+        return given
+    from .frontend.launches import find_launches
+
+    found = list(given)
+    for path in sources:
+        try:
+            found.extend(find_launches(path))
+        except (OSError, UnicodeDecodeError):
+            continue  # a source that cannot be read gives no launches; the kernel's shape stays unknown
+    return tuple(found)
 
 
 def _can_fork() -> bool:
@@ -339,49 +363,45 @@ def _run_plan(plan: _FilePlan) -> dict:
     rules = list(iter_rules(plan.rule_codes))
     try:
         in_parts = None
+        not_checked: Counter = Counter()
+        host_files = []  # the host code a .ptx's launches were read from (the cache depends on it)
         if plan.compile is None:
+            host_files = declared_sources(read_ptx_file(plan.path), plan.path)
+            plan = replace(plan, analysis=replace(plan.analysis, launches=_launches_in(host_files,
+                                                                                       plan.analysis.launches)))
             in_parts = _check_ptx_in_parts(plan.path, rules, plan.analysis, plan.parse_jobs)
         if in_parts is not None:
             modules = []
-            found_per_arch = [(None, in_parts)]
+            found, counts, kernels = in_parts
+            found_per_arch = [(None, found)]
+            not_checked.update(counts)
         else:
             modules = _load_modules(plan.path, plan.compile, plan.parse_jobs)
-            found_per_arch = [
-                (arch, check_module(module, CheckOptions(analysis=replace(plan.analysis, arch=arch) if arch
-                                                         else plan.analysis), rules=rules, jobs=plan.parse_jobs))
-                for arch, module in modules
-            ]
-        diagnostics: dict = {}
-        for arch, found in found_per_arch:
-            occurrences: dict = {}
-            for d in found:
-                d.path = _user_path(d.path, plan.path)
-                # One finding per place, however many arches show it; a different message for
-                # another arch becomes a note on the first one. Findings that share a place within
-                # one arch (a load and a store on one line) stay apart: the n-th meets the n-th.
-                place = (d.code, d.path, d.line, d.column, d.kernel)
-                key_d = place + (occurrences.get(place, 0),)
-                occurrences[place] = key_d[-1] + 1
-                first = diagnostics.get(key_d)
-                if first is None:
-                    diagnostics[key_d] = d
-                    continue
-                first.data.setdefault("arches", [found_per_arch[0][0]]).append(arch)
-                if d.message != first.message:
-                    first.notes.append(f"for {arch}: {d.message}")
+            found_per_arch, kernels = [], []
+            for arch, module in modules:
+                analysis = replace(plan.analysis, arch=arch) if arch else plan.analysis
+                if arch is not None:  # a .cu: its own host code and its headers
+                    sources = launch_sources(module.files.values(), plan.path)
+                    analysis = replace(analysis, launches=_launches_in(sources, analysis.launches))
+                found_per_arch.append((arch, check_module(module, CheckOptions(analysis=analysis), rules=rules,
+                                                          jobs=plan.parse_jobs, not_checked=not_checked)))
+                kernels.extend(f.name for f in module.kernels)
+        diagnostics = merge_places(found_per_arch, plan.path)
         sources = [plan.path]
         deps = {}
         for arch, module in modules:
             for f in module.files.values():
                 if arch is not None and os.path.isfile(f):
                     deps[os.path.abspath(f)] = None
-                    user = _user_path(f, plan.path)
+                    user = user_path(f, plan.path)
                     if user not in sources and not _is_toolkit(f):
                         sources.append(user)
+        deps.update((os.path.abspath(f), None) for f in host_files)
         entry = {
             "path": plan.path,
-            "diagnostics": [d.to_dict() for d in sorted(diagnostics.values(), key=Diagnostic.sort_key)],
+            "diagnostics": [d.to_dict() for d in diagnostics],
             "errors": [], "sources": sources, "cached": False,
+            "not_checked": dict(not_checked), "kernels": sorted(set(kernels)),
         }
     except InputError as err:
         return {"path": plan.path, "diagnostics": [], "errors": [err.to_dict()], "sources": [plan.path], "cached": False}
@@ -403,17 +423,6 @@ def _is_toolkit(path: str) -> bool:
     return is_toolkit_header(path)
 
 
-def _user_path(path: str, checked: str) -> str:
-    """Show paths as the user wrote them: the checked file as given, others relative to cwd."""
-    if not os.path.isabs(path):
-        return path
-    path = os.path.normpath(path)
-    if os.path.abspath(checked) == path:
-        return checked
-    rel = os.path.relpath(path)
-    return rel if not rel.startswith("..") else path
-
-
 def _result_from_dict(entry: dict) -> FileResult:
     return FileResult(
         path=entry["path"],
@@ -421,6 +430,8 @@ def _result_from_dict(entry: dict) -> FileResult:
         errors=[InputError(e["path"], e["message"], e.get("line"), e.get("column")) for e in entry["errors"]],
         sources=list(entry.get("sources", [])),
         cached=bool(entry.get("cached")),
+        not_checked=dict(entry.get("not_checked", {})),
+        kernels=list(entry.get("kernels", [])),
     )
 
 
@@ -446,10 +457,28 @@ def check_paths(paths: Iterable[str], options: Optional[CheckOptions] = None) ->
         plans.append(plan)
     plans = _fail_fast_without_nvcc(plans, results)
     results.extend(_run_all(plans, options.jobs))
+    results.extend(_unmatched_block_globs(options, results))
     _apply_suppressions(results, plans, options)
     if not options.toolkit_headers:
         _hide_toolkit_findings(results)
     return results
+
+
+def _unmatched_block_globs(options: CheckOptions, results: list) -> list:
+    """A `--block KERNEL=...` whose glob names no kernel of the run is a mistake (a typo, a renamed
+    kernel): say so rather than silently analyse with another shape."""
+    from .analysis.launch import name_matches
+
+    checked = [(r.path, k) for r in results if not r.errors for k in r.kernels]
+    if not checked:
+        return []
+    out = []
+    for glob, dims, origin in options.analysis.block_overrides:
+        if glob is not None and origin.startswith("command line") and not any(name_matches(k, glob) for _, k in checked):
+            out.append(FileResult("<command line>", errors=[InputError(
+                "<command line>", f"--block {glob}={'x'.join(map(str, dims))} matches no kernel of the checked "
+                f"files; kernels: {', '.join(sorted({k for _, k in checked})[:8])}")]))
+    return out
 
 
 def _hide_toolkit_findings(results: list) -> None:

@@ -74,5 +74,5 @@ def test_missing_file_and_empty_directory_are_errors_but_others_are_checked(proj
     concise = project.run("check", "--select", "TEST", "--no-cache", "--format", "concise", "nope.ptx", "k.ptx")
     assert concise.stdout.splitlines() == ["nope.ptx: no such file or directory",
                                            "k.ptx:7:1: TEST001 barrier in k for sm_80; block 256x1x1 "
-                                           "(assumed: no --block, config or .reqntid; pass --block to change it)",
+                                           "(assumed: no --block, config, launch in the code or .reqntid; pass --block to change it)",
                                            "Found 1 finding and 1 input error."]

@@ -127,7 +127,9 @@ def test_sarif_of_every_real_rule_family_validates(project):
     repo = Path(__file__).resolve().parents[2]
     inputs = [repo / "validation" / "sync" / "labelled.sm_90.ptx", repo / "samples" / "smem_row_col.sm_90.ptx",
               repo / "validation" / "reference" / "smem_patterns_h100.sm_90.ptx"]
-    r = project.run("check", "--no-cache", "--isolated", "--ignore", "TEST", "--format", "sarif", *inputs)
+    # a declared shape: without one, races between warps are not reported (a one-warp block has none)
+    r = project.run("check", "--no-cache", "--isolated", "--ignore", "TEST", "--block", "256", "--format", "sarif",
+                    *inputs)
     assert r.returncode == 1, r.stderr
     log = json.loads(r.stdout)
     schema = json.loads(SCHEMA.read_text())

@@ -6,6 +6,7 @@ shared by every rule that looks at the same kernel.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Optional
@@ -20,15 +21,21 @@ class AnalysisOptions:
 
     block_overrides: list = field(default_factory=list)  # [(kernel glob or None, (x, y, z), origin)]
     arch: Optional[str] = None
+    launches: tuple = ()  # frontend.launches.Launch found in the host code of the checked sources
 
 
 class KernelContext:
     """Everything the rules may ask about one kernel (or device function) of one module."""
 
-    def __init__(self, module: Module, function: Function, options: AnalysisOptions) -> None:
+    def __init__(self, module: Module, function: Function, options: AnalysisOptions, shape=None) -> None:
         self.module = module
         self.function = function
         self.options = options
+        # what a rule could not check in this kernel, by rule code (e.g. accesses whose address
+        # comes from run-time data): reported as "not checked" counts, never as findings
+        self.not_checked: Counter = Counter()
+        if shape is not None:
+            self.launch = shape  # one of the kernel's shapes (analysis/launch.py plans them)
 
     @cached_property
     def cfg(self):
@@ -91,7 +98,7 @@ class KernelContext:
         """Drop the cached analyses. They refer back to this context (an evaluator keeps its
         context), so without this they are a reference cycle that only the garbage collector
         frees, after scanning every value the analysis made."""
-        for name in [n for n in self.__dict__ if n not in ("module", "function", "options")]:
+        for name in [n for n in self.__dict__ if n not in ("module", "function", "options", "launch", "not_checked")]:
             del self.__dict__[name]
 
     def position(self, ins: Instruction) -> tuple:

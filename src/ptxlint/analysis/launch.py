@@ -1,28 +1,42 @@
-"""The block shape a kernel is analysed with, and where that shape came from.
+"""The block shapes a kernel is analysed with, and where each came from.
 
-Order: `--block` on the command line, then the config's `block` table (both arrive in
-AnalysisOptions.block_overrides, first match wins), then `.reqntid`, then an assumption that
-every finding prints (`.maxntid` bounds it).
+Order (first that applies wins): `--block` on the command line, then the config's `block` table
+(both arrive in AnalysisOptions.block_overrides, first match wins), then the launches of the kernel
+found in the host code (`frontend/launches.py`: every compile-time block shape it is launched with),
+then `.reqntid`. Those shapes are *known*: the kernel is checked under each of them.
+
+Without any of them the shape is *unknown*. The kernel is then checked under candidate shapes: the
+ones it admits (`.maxntid` bounds them, and a shape under which a thread would index a shared array
+out of its bounds is not admitted). Performance findings use one of them, stated in every finding;
+a correctness finding is kept only if it holds under every admitted candidate (api.py does that).
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
+from typing import Optional
 
 from ..frontend.demangle import demangle, without_parameters
 from ..frontend.ir import Function, Register
 
 WARP_SIZE = 32
+MAX_BLOCK_THREADS = 1024
 DEFAULT_1D = (256, 1, 1)
 DEFAULT_2D = (32, 8, 1)
 DEFAULT_3D = (8, 8, 4)
+# The shapes a kernel with no known launch is checked under, by the thread ids it reads.
+CANDIDATES_1D = [(32, 1, 1), (64, 1, 1), (128, 1, 1), (256, 1, 1), (512, 1, 1), (1024, 1, 1)]
+CANDIDATES_2D = [(8, 8, 1), (16, 16, 1), (32, 8, 1), (32, 32, 1)]
+CANDIDATES_3D = [(8, 8, 4), (4, 4, 4)]
+UNKNOWN_SOURCE = "assumed: no --block, config, launch in the code or .reqntid; pass --block to change it"
 
 
 @dataclass(frozen=True)
 class BlockShape:
     dims: tuple  # (x, y, z)
-    source: str  # "command line (--block)", "pyproject.toml ...", ".reqntid", "assumed ..."
+    source: str  # "command line (--block)", "from the launch at k.cu:12", ".reqntid", "assumed ..."
     assumed: bool = False
 
     @property
@@ -34,9 +48,12 @@ class BlockShape:
     def warps(self) -> int:
         return (self.threads + WARP_SIZE - 1) // WARP_SIZE
 
+    @property
+    def text(self) -> str:
+        return "x".join(map(str, self.dims))
+
     def describe(self) -> str:
-        x, y, z = self.dims
-        return f"block {x}x{y}x{z} ({self.source})"
+        return f"block {self.text} ({self.source})"
 
     def thread_ids(self) -> list:
         """(x, y, z) of each thread in linear order: x + y*Dx + z*Dx*Dy."""
@@ -44,11 +61,26 @@ class BlockShape:
         return [(i, j, k) for k in range(z) for j in range(y) for i in range(x)]
 
 
+@dataclass(frozen=True)
+class ShapePlan:
+    """The shapes to check a kernel under. `known`: they are the launches' own (check under each);
+    otherwise they are candidates, the first one being the one performance findings assume."""
+
+    shapes: tuple
+    known: bool
+    unknown_launches: tuple = ()  # "k.cu:40 (block argument `n` is a run-time value)" for launches not used
+
+
 def kernel_matches(function: Function, glob: str) -> bool:
     """A glob matches the mangled name or the demangled name without its parameters."""
-    if fnmatchcase(function.name, glob):
+    return name_matches(function.name, glob)
+
+
+def name_matches(mangled: str, glob: str) -> bool:
+    """kernel_matches() on a mangled name."""
+    if fnmatchcase(mangled, glob):
         return True
-    plain = without_parameters(demangle(function.name))
+    plain = without_parameters(demangle(mangled))
     return fnmatchcase(plain, glob) or fnmatchcase(plain.rsplit("::", 1)[-1], glob)
 
 
@@ -57,18 +89,96 @@ def _uses(function: Function, name: str) -> bool:
     return any(reg in ins.operands for ins in function.instructions)
 
 
-def resolve_block_shape(function: Function, options) -> BlockShape:
+def _valid(dims) -> bool:
+    x, y, z = dims
+    return 0 < x * y * z <= MAX_BLOCK_THREADS
+
+
+def _launch_place(launch) -> str:
+    path = launch.path
+    if os.path.isabs(path):
+        rel = os.path.relpath(path)
+        path = rel if not rel.startswith("..") else path
+    return f"{path}:{launch.line}"
+
+
+def plan_block_shapes(function: Function, options) -> ShapePlan:
+    """The shapes to check `function` under (see the module docstring for the order)."""
     for glob, dims, origin in options.block_overrides:
         if glob is None or kernel_matches(function, glob):
-            return BlockShape(tuple(dims), origin)
-    if function.reqntid:
-        return BlockShape(tuple(function.reqntid), ".reqntid")
-    if function.maxntid:
-        return BlockShape(tuple(function.maxntid), "assumed from .maxntid, its upper bound", assumed=True)
+            return ShapePlan((BlockShape(tuple(dims), origin),), True)
+    unknown_launches: tuple = ()
+    if function.is_kernel and getattr(options, "launches", None):
+        from ..frontend.launches import launches_for_function
+
+        found = launches_for_function(function.name, list(options.launches))
+        shapes: dict = {}
+        for launch in found:
+            if launch.block is not None and _valid(launch.block):
+                shapes.setdefault(tuple(launch.block), f"from the launch at {_launch_place(launch)}")
+        unknown_launches = tuple(f"{_launch_place(l)} ({l.unknown_because or 'block shape not known'})"
+                                 for l in found if l.block is None)
+        if shapes:
+            return ShapePlan(tuple(BlockShape(d, s) for d, s in shapes.items()), True, unknown_launches)
+    if function.reqntid and _valid(function.reqntid):
+        return ShapePlan((BlockShape(tuple(function.reqntid), ".reqntid"),), True)
+    return ShapePlan(tuple(_candidates(function)), False, unknown_launches)
+
+
+def _candidates(function: Function) -> list:
+    """The admitted-shape candidates, the shape performance findings assume first."""
+    bound = function.maxntid if function.maxntid and _valid(function.maxntid) else None
+    limit = bound[0] * bound[1] * bound[2] if bound else MAX_BLOCK_THREADS
+    dims = list(CANDIDATES_1D)
     if _uses(function, "%tid.z"):
-        dims = DEFAULT_3D
+        first, dims = DEFAULT_3D, dims + CANDIDATES_2D + CANDIDATES_3D
     elif _uses(function, "%tid.y"):
-        dims = DEFAULT_2D
+        first, dims = DEFAULT_2D, dims + CANDIDATES_2D
     else:
-        dims = DEFAULT_1D
-    return BlockShape(dims, "assumed: no --block, config or .reqntid; pass --block to change it", assumed=True)
+        first = DEFAULT_1D
+    if bound:
+        first = tuple(bound)
+        source = "assumed from .maxntid, its upper bound"
+        dims = [d for d in dims if d[0] * d[1] * d[2] <= limit and d[0] <= bound[0] and d[1] <= bound[1]
+                and d[2] <= bound[2]]
+    else:
+        source = UNKNOWN_SOURCE
+    out = [BlockShape(first, source, assumed=True)]
+    out += [BlockShape(d, f"candidate shape {'x'.join(map(str, d))}", assumed=True)
+            for d in dims if d != first]
+    return out
+
+
+def resolve_block_shape(function: Function, options) -> BlockShape:
+    """The one shape a single-shape view (`ptxlint accesses`) uses: the first of the plan."""
+    return plan_block_shapes(function, options).shapes[0]
+
+
+def out_of_bounds(ctx) -> Optional[str]:
+    """Why the context's block shape cannot be the kernel's: a thread that executes a shared
+    access with a known address would touch bytes outside the array it indexes (`s[threadIdx.x]`
+    on a `__shared__ float s[64]` admits at most 64 threads). None when no access says so."""
+    from .accesses import access_bits, access_kind
+    from .lanes import Affine
+
+    lanes = ctx.lanes
+    variables = {v.name: v for v in ctx.module.variables}
+    variables.update({v.name: v for v in ctx.function.variables})
+    for ins in ctx.function.instructions:
+        if access_kind(ins) is None or ins.space != "shared" or ins.memory_operand() is None:
+            continue
+        addresses = lanes.address(ins)
+        if type(addresses) is not Affine or len(addresses.terms) != 1 or addresses.terms[0][1] != 1:
+            continue
+        name = lanes.shared_symbols.get(addresses.terms[0][0])
+        var = variables.get(name) if name else None
+        size = var.size_bytes if var is not None else None
+        if not size:
+            continue  # dynamic shared memory: no bound to check
+        nbytes = max(1, access_bits(ins) // 8)
+        active = lanes.active(ins)
+        for t, c in enumerate(addresses.consts):
+            if active[t] is not False and (c < 0 or c + nbytes > size):
+                return (f"thread {t} would access byte {c} of `{name}` ({size} bytes) at PTX line "
+                        f"{ins.ptx_line}")
+    return None

@@ -12,4 +12,18 @@ def summary_line(results) -> str:
     if hidden:
         summary += (f" ({hidden} more in CUDA toolkit headers, not shown: they are not yours to fix; "
                     "--toolkit-headers shows them)")
-    return summary + "."
+    summary += "."
+    not_checked = not_checked_counts(results)
+    if not_checked:
+        summary += "\nNot checked: " + "; ".join(f"{n} {what}" for what, n in sorted(not_checked.items()))
+    return summary
+
+
+def not_checked_counts(results) -> dict:
+    """What the rules could not check over the whole run (addresses from run-time data, findings
+    that depend on an unknown block shape, ...) -> how many."""
+    total: dict = {}
+    for r in results:
+        for what, n in getattr(r, "not_checked", {}).items():
+            total[what] = total.get(what, 0) + n
+    return {what: n for what, n in total.items() if n}

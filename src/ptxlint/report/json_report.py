@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from . import not_checked_counts
+
 DIAGNOSTIC_FIELDS = ("code", "severity", "message", "path", "line", "column", "kernel", "ptx_path", "ptx_line")
 
 
@@ -21,5 +23,7 @@ def render(results) -> str:
         "errors": [e.to_dict() for r in results for e in r.errors],
         # findings located in CUDA toolkit headers, left out (`--toolkit-headers` includes them)
         "hidden_in_toolkit_headers": sum(r.hidden_in_toolkit for r in results),
+        # what the rules could not check (run-time addresses, shape-dependent findings) -> how many
+        "not_checked": not_checked_counts(results),
     }
     return json.dumps(doc, indent=2) + "\n"

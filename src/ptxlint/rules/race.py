@@ -345,15 +345,6 @@ def describe_thread(ctx, t: int) -> str:
     return f"thread {t} ({coords}, warp {t // 32} lane {t % 32})"
 
 
-def shape_caveat(ctx) -> tuple:
-    """(severity, notes) for a race found with a block shape nobody declared: the collision may only
-    exist for that shape (kernels written for 16x16 tiles collide at 32x8), so it is a warning."""
-    if not ctx.launch.assumed:
-        return "error", []
-    return "warning", ["the block shape is assumed and the colliding threads follow from it: pass the launch "
-                       "shape (--block, the config's block table or __launch_bounds__/.reqntid) to confirm"]
-
-
 def conflict_notes(ctx, c: Conflict) -> list:
     t1, t2 = c.threads
     a, b = c.first.instruction, c.second.instruction
@@ -410,10 +401,9 @@ def check_shared_race(ctx):
         if others:
             notes.append(f"also races with the accesses at {', '.join(others)}")
         notes += sorted(set(c.first.notes) | set(c.second.notes)) + conflicts["notes"]
-        severity, caveat = shape_caveat(ctx)
         fix = ("put `__syncthreads()` between the two accesses (for a write-after-read in a loop: a barrier "
                "after the reads as well as after the writes), or use an atomic")
-        yield diagnostic(ctx, "RACE001", severity, b, message, caveat + notes, fix,
+        yield diagnostic(ctx, "RACE001", "error", b, message, notes, fix,
                          {"hazard": c.hazard, "threads": list(c.threads),
                           "lines": sorted({ctx.position(x.first.instruction)[1] for x in group} | {position[1]}),
                           "ptx_lines": [a.ptx_line, b.ptx_line]})

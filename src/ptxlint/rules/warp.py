@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .race import conflict_notes, shape_caveat, shared_conflicts
+from .race import conflict_notes, shared_conflicts
 from .registry import RuleDoc, register
 from .sync import diagnostic, where
 
@@ -62,6 +62,5 @@ def check_warp_synchronous(ctx):
     notes += sorted(set(c.first.notes) | set(c.second.notes))
     fix = ("put `__syncwarp()` between each write and the reads of other lanes (and between those reads and "
            "the next write), or exchange the values with `__shfl_*_sync`")
-    severity, caveat = shape_caveat(ctx)
-    yield diagnostic(ctx, "WARP001", severity, b, message, caveat + notes, fix,
+    yield diagnostic(ctx, "WARP001", "error", b, message, notes, fix,
                      {"hazard": c.hazard, "threads": list(c.threads), "lines": lines})

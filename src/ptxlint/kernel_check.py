@@ -1,0 +1,141 @@
+"""Checking one kernel under the block shapes it may run with (analysis/launch.py plans them).
+
+Known shapes (command line, config, the launches in the host code, `.reqntid`): every rule runs
+under each, and a finding seen under several of them is one finding that names them.
+
+Unknown shape: every rule runs under the first admitted candidate shape, which the findings state.
+A correctness finding (RACE, SYNC, WARP, SHFL, FENCE) is kept only if it also holds under every
+other candidate the kernel admits: a collision that exists only because the block was guessed too
+large (thread 32 writing a slot sized for a 32-thread block) is not the user's bug. Findings that
+depend on the shape are counted as "not checked", never reported.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from .analysis.context import KernelContext
+from .analysis.launch import out_of_bounds, plan_block_shapes
+from .gc_pause import collector_paused
+
+CORRECTNESS_FAMILIES = ("RACE", "SYNC", "WARP", "SHFL", "FENCE")
+SHAPE_DEPENDENT = "findings that depend on the unknown block shape"
+NO_ADMITTED_SHAPE = "kernels with no admitted block shape"
+
+
+def is_correctness(code: str) -> bool:
+    return code.startswith(CORRECTNESS_FAMILIES)
+
+
+@dataclass
+class KernelResult:
+    diagnostics: list = field(default_factory=list)
+    not_checked: Counter = field(default_factory=Counter)  # what could not be checked -> how many
+
+
+def check_kernel(module, function, rules: list, analysis) -> KernelResult:
+    """Every selected rule on one function, under its planned block shapes."""
+    plan = plan_block_shapes(function, analysis)
+    if plan.known:
+        return _under_known_shapes(module, function, rules, analysis, plan)
+    return _under_candidate_shapes(module, function, rules, analysis, plan)
+
+
+def _run(module, function, rules, analysis, shape, admission: bool = False):
+    """(diagnostics, not_checked, why the shape is not admitted or None) under one shape."""
+    with collector_paused():
+        context = KernelContext(module, function, analysis, shape)
+        try:
+            if admission:
+                rejected = out_of_bounds(context)
+                if rejected is not None:
+                    return [], Counter(), rejected
+            found = [d for rule in rules for d in rule.check(context)]
+            return found, context.not_checked, None
+        finally:
+            context.release()
+
+
+def _place(d) -> tuple:
+    return (d.code, d.ptx_line)
+
+
+def _under_known_shapes(module, function, rules, analysis, plan) -> KernelResult:
+    result = KernelResult()
+    merged: dict = {}
+    for shape in plan.shapes:
+        found, not_checked, _ = _run(module, function, rules, analysis, shape)
+        result.not_checked.update(not_checked)
+        occurrences: Counter = Counter()
+        for d in found:
+            key = _place(d) + (occurrences[_place(d)],)
+            occurrences[_place(d)] += 1
+            first = merged.get(key)
+            if first is None:
+                merged[key] = d
+                d.data.setdefault("blocks", []).append(shape.text)
+                continue
+            first.data["blocks"].append(shape.text)
+            first.notes.append(f"also under {shape.describe()}"
+                               + (f": {d.message}" if d.message != first.message else ""))
+    if plan.unknown_launches:
+        for d in merged.values():
+            d.notes.append("not checked under the launches whose block shape is a run-time value: "
+                           + "; ".join(plan.unknown_launches))
+    result.diagnostics = list(merged.values())
+    return result
+
+
+def _under_candidate_shapes(module, function, rules, analysis, plan) -> KernelResult:
+    result = KernelResult()
+    candidates = list(plan.shapes)
+    primary, rejected = None, []
+    while candidates:
+        shape = candidates.pop(0)
+        found, not_checked, why = _run(module, function, rules, analysis, shape, admission=True)
+        if why is None:
+            primary = shape
+            break
+        rejected.append(f"{shape.text} ({why})")
+    if primary is None:
+        result.not_checked[NO_ADMITTED_SHAPE] += 1
+        return result
+    result.not_checked.update(not_checked)
+    kept = [d for d in found if not is_correctness(d.code)]
+    to_confirm = [d for d in found if is_correctness(d.code)]
+    checked = [primary.text]
+    if to_confirm:
+        codes = {d.code for d in to_confirm}
+        confirming = [r for r in rules if r.code in codes]
+        for shape in candidates:
+            if not to_confirm:
+                break
+            others, _, why = _run(module, function, confirming, analysis, shape, admission=True)
+            if why is not None:
+                rejected.append(f"{shape.text} ({why})")
+                continue
+            checked.append(shape.text)
+            seen = {_place(d) for d in others} | {(d.code, d.path, d.line) for d in others}
+            survivors = [d for d in to_confirm if _place(d) in seen or (d.code, d.path, d.line) in seen]
+            if len(survivors) < len(to_confirm):
+                result.not_checked[SHAPE_DEPENDENT] += len(to_confirm) - len(survivors)
+            to_confirm = survivors
+        for d in to_confirm:
+            _state_shapes(d, primary, checked, rejected, plan)
+    return KernelResult(kept + to_confirm, result.not_checked)
+
+
+def _state_shapes(d, primary, checked: list, rejected: list, plan) -> None:
+    """Replace the assumed-shape note of a confirmed correctness finding by what was checked."""
+    why_unknown = "no launch of this kernel with a compile-time block shape was found"
+    if plan.unknown_launches:
+        why_unknown += " (" + "; ".join(plan.unknown_launches) + ")"
+    statement = (f"holds for every block shape the kernel admits ({why_unknown}): checked under "
+                 f"{', '.join(checked)}")
+    if rejected:
+        statement += "; not admitted: " + "; ".join(rejected)
+    d.notes = [statement if n.startswith("assumed block") else n for n in d.notes]
+    if statement not in d.notes:
+        d.notes.insert(0, statement)
+    d.data["blocks"] = checked

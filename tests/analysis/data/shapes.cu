@@ -1,0 +1,35 @@
+// Kernels whose findings depend on the block shape they are launched with (no launch here).
+
+// Sized for one warp: under a guessed 256-thread block, thread 32 would write past `s` and
+// warp 1 would read what warp 0 wrote; with the 32 threads it is written for, it is correct.
+__global__ void oneWarpRotate(float *out, const float *in) {
+    __shared__ float s[32];
+    s[threadIdx.x] = in[threadIdx.x];
+    __syncwarp();
+    out[threadIdx.x] = s[(threadIdx.x + 1) % 32];
+}
+
+// A barrier only the first 16 threads reach: wrong for every block shape.
+__global__ void halfWarpBarrier(float *out) {
+    __shared__ float s[1024];
+    s[threadIdx.x] = threadIdx.x;
+    if (threadIdx.x < 16) {
+        __syncthreads();
+    }
+    out[threadIdx.x] = s[threadIdx.x];
+}
+
+// The same divergent barrier in every instantiation: one finding that names them all.
+template <typename T, int N>
+__global__ void scaled(T *out) {
+    __shared__ T s[1024];
+    s[threadIdx.x] = (T)N;
+    if (threadIdx.x < 16) {
+        __syncthreads();
+    }
+    out[threadIdx.x] = s[threadIdx.x];
+}
+
+template __global__ void scaled<float, 1>(float *);
+template __global__ void scaled<int, 2>(int *);
+template __global__ void scaled<double, 3>(double *);

@@ -1,0 +1,95 @@
+"""Which block shapes a kernel is checked under, and what a finding says about them."""
+
+import json
+from collections import Counter
+
+from support import REPO, run_cli
+from ptxlint.analysis.context import AnalysisOptions, KernelContext
+from ptxlint.analysis.launch import BlockShape, out_of_bounds, plan_block_shapes
+from ptxlint.api import CheckOptions, check_module
+from ptxlint.frontend.parser import parse_ptx_file
+
+SHAPES_PTX = REPO / "tests" / "analysis" / "data" / "shapes.sm_90.ptx"
+
+
+def module():
+    return parse_ptx_file(str(SHAPES_PTX))
+
+
+def kernel(m, name):
+    return next(f for f in m.functions if f.name == name)
+
+
+def test_a_kernel_with_no_launch_is_checked_under_candidates_the_default_first():
+    m = module()
+    plan = plan_block_shapes(kernel(m, "_Z13oneWarpRotatePfPKf"), AnalysisOptions())
+    assert not plan.known
+    assert [s.dims for s in plan.shapes][:2] == [(256, 1, 1), (32, 1, 1)]
+    assert all(s.assumed for s in plan.shapes)
+
+
+def test_declared_shapes_win_over_candidates():
+    m = module()
+    plan = plan_block_shapes(kernel(m, "_Z13oneWarpRotatePfPKf"),
+                             AnalysisOptions(block_overrides=[("oneWarp*", (32, 1, 1), "command line (--block)")]))
+    assert plan.known and [s.dims for s in plan.shapes] == [(32, 1, 1)]
+
+
+def test_a_shape_that_indexes_a_shared_array_out_of_bounds_is_not_admitted():
+    m = module()
+    f = kernel(m, "_Z13oneWarpRotatePfPKf")
+    big = KernelContext(m, f, AnalysisOptions(), BlockShape((256, 1, 1), "test", True))
+    why = out_of_bounds(big)
+    assert why is not None and "thread 32" in why and "`_ZZ13oneWarpRotatePfPKfE1s` (128 bytes)" in why
+    assert out_of_bounds(KernelContext(m, f, AnalysisOptions(), BlockShape((32, 1, 1), "test", True))) is None
+
+
+def test_a_race_that_exists_only_under_a_guessed_shape_is_counted_not_reported():
+    counts = Counter()
+    found = check_module(module(), CheckOptions(select=["RACE", "SYNC"]), not_checked=counts)
+    assert not [d for d in found if d.kernel == "_Z13oneWarpRotatePfPKf"]
+    # told the real shape is larger, the same kernel does race: the rule still sees it
+    big = check_module(module(), CheckOptions(select=["RACE"], analysis=AnalysisOptions(
+        block_overrides=[("oneWarpRotate", (64, 1, 1), "test")])))
+    assert [d.code for d in big if d.kernel == "_Z13oneWarpRotatePfPKf"] == ["RACE001"]
+
+
+def test_a_finding_that_holds_for_every_admitted_shape_is_reported_and_says_so():
+    found = check_module(module(), CheckOptions(select=["SYNC"]))
+    (d,) = [d for d in found if d.kernel == "_Z15halfWarpBarrierPf"]
+    assert d.code == "SYNC001" and d.severity == "error"
+    assert any(n.startswith("holds for every block shape the kernel admits") and "32x1x1" in n and "1024x1x1" in n
+               for n in d.notes)
+    assert not any(n.startswith("assumed block") for n in d.notes)
+
+
+def test_one_finding_per_place_names_every_instantiation(tmp_path):
+    r = run_cli("check", "--no-cache", "--isolated", "--select", "SYNC", "--format", "json", str(SHAPES_PTX))
+    doc = json.loads(r.stdout)
+    places = [(d["code"], d["line"]) for d in doc["diagnostics"]]
+    assert places == [("SYNC001", 17), ("SYNC001", 28)]
+    template = doc["diagnostics"][1]
+    assert template["data"]["instances"] == ["scaled<float, 1>", "scaled<int, 2>", "scaled<double, 3>"]
+    assert any(n.startswith("in 3 instantiations or kernels: scaled<float, 1>") for n in template["notes"])
+    assert r.stdout.count('"code": "SYNC001"') == 2
+
+
+def test_not_checked_counts_are_in_the_summary_and_the_json():
+    # smem_race's cross-warp race holds for its declared shape (samples/.ptxlint.toml), not for every one
+    race = REPO / "samples" / "smem_race.sm_90.ptx"
+    declared = run_cli("check", "--no-cache", "--select", "RACE", str(race))
+    assert declared.returncode == 1 and "RACE001" in declared.stdout and "Not checked" not in declared.stdout
+    r = run_cli("check", "--no-cache", "--isolated", "--select", "RACE", str(race))
+    assert r.returncode == 0
+    assert "Not checked: 1 findings that depend on the unknown block shape" in r.stdout
+    doc = json.loads(run_cli("check", "--no-cache", "--isolated", "--select", "RACE", "--format", "json",
+                             str(race)).stdout)
+    assert doc["not_checked"] == {"findings that depend on the unknown block shape": 1}
+
+
+def test_a_block_glob_that_matches_no_kernel_is_an_error():
+    r = run_cli("check", "--no-cache", "--isolated", "--block", "oneWarpRotat=32", str(SHAPES_PTX))
+    assert r.returncode == 2
+    assert "--block oneWarpRotat=32x1x1 matches no kernel of the checked files" in r.stdout
+    ok = run_cli("check", "--no-cache", "--isolated", "--select", "RACE", "--block", "oneWarp*=64", str(SHAPES_PTX))
+    assert ok.returncode == 1 and "RACE001" in ok.stdout

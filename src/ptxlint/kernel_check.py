@@ -18,8 +18,7 @@ from dataclasses import dataclass, field
 from .analysis.context import KernelContext
 from .analysis.launch import out_of_bounds, plan_block_shapes
 from .gc_pause import collector_paused
-
-CORRECTNESS_FAMILIES = ("RACE", "SYNC", "WARP", "SHFL", "FENCE")
+from .rules.registry import CORRECTNESS_FAMILIES
 SHAPE_DEPENDENT = "findings that depend on the unknown block shape"
 NO_ADMITTED_SHAPE = "kernels with no admitted block shape"
 

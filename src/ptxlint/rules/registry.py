@@ -55,8 +55,21 @@ class Rule:
             textwrap.dedent(d.use_instead).strip(),
             "```",
         ]
+        if self.family in CORRECTNESS_FAMILIES:
+            parts += ["", "## Block shape", SHAPE_POLICY]
         return "\n".join(parts) + "\n"
 
+
+CORRECTNESS_FAMILIES = ("RACE", "SYNC", "WARP", "SHFL", "FENCE")
+SHAPE_POLICY = """\
+The kernel is checked under the block shape(s) it is really launched with: `--block`, the config's
+`block` table, the launches in the host code (`k<<<grid, block>>>`, `cudaLaunchKernel`, ...: every
+compile-time block shape, each checked), or `.reqntid`. When none is known, this rule reports a
+finding only if it holds under every block shape the kernel admits (1-D shapes of 32 to 1024
+threads, 2-D and 3-D ones when it reads `threadIdx.y`/`.z`, bounded by `.maxntid` and by its shared
+arrays: a shape under which a thread would index an array out of bounds is not admitted). A finding
+that appears only under some shapes is not reported: the summary counts it under "Not checked", and
+`--block` checks the kernel under the shape you launch it with."""
 
 _RULES: dict = {}
 

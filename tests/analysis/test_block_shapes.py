@@ -24,7 +24,8 @@ def test_a_kernel_with_no_launch_is_checked_under_candidates_the_default_first()
     m = module()
     plan = plan_block_shapes(kernel(m, "_Z13oneWarpRotatePfPKf"), AnalysisOptions())
     assert not plan.known
-    assert [s.dims for s in plan.shapes][:2] == [(256, 1, 1), (32, 1, 1)]
+    assert [s.dims for s in plan.shapes] == [(256, 1, 1), (128, 1, 1), (64, 1, 1), (32, 1, 1), (512, 1, 1),
+                                             (1024, 1, 1)]
     assert all(s.assumed for s in plan.shapes)
 
 

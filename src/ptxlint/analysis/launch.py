@@ -143,9 +143,13 @@ def _candidates(function: Function) -> list:
                 and d[2] <= bound[2]]
     else:
         source = UNKNOWN_SOURCE
+    # after the default: smaller shapes, largest first, then larger ones; when the default is not
+    # admitted, the next admitted one is the nearest smaller shape
+    size = first[0] * first[1] * first[2]
+    dims = sorted((d for d in dims if d != first), key=lambda d: (d[0] * d[1] * d[2] > size,
+                                                                  abs(d[0] * d[1] * d[2] - size)))
     out = [BlockShape(first, source, assumed=True)]
-    out += [BlockShape(d, f"candidate shape {'x'.join(map(str, d))}", assumed=True)
-            for d in dims if d != first]
+    out += [BlockShape(d, source, assumed=True) for d in dims]
     return out
 
 

@@ -27,7 +27,17 @@ def access_space(ctx, ins: Instruction) -> Optional[str]:
     cache = ctx.__dict__.setdefault("_access_spaces", {})
     found = cache.get(ins.index, False)
     if found is False:
-        found = cache[ins.index] = ins.space if ins.space is not None else _generic_space(ctx, ins)
+        found = cache[ins.index] = ins.space if ins.space is not None else _trace(ctx, ins)[0]
+    return found
+
+
+def in_reserved_shared_window(ctx, ins: Instruction) -> bool:
+    """Is the address of `ins` computed from `%reserved_smem_offset_*`: the shared scratch that
+    cooperative groups (multi-warp tiles) and other toolkit code reach through inline asm?"""
+    cache = ctx.__dict__.setdefault("_reserved_window", {})
+    found = cache.get(ins.index)
+    if found is None:
+        found = cache[ins.index] = _trace(ctx, ins)[1]
     return found
 
 
@@ -36,62 +46,69 @@ def is_shared_window_register(reg: Register) -> bool:
     return reg.name.startswith(_SHARED_WINDOW_REGISTERS)
 
 
-def _generic_space(ctx, ins: Instruction) -> Optional[str]:
+def _trace(ctx, ins: Instruction) -> tuple:
+    """(space of a generic address or None, whether it is built from the reserved shared window)."""
     mem = ins.memory_operand()
     if mem is None:
-        return None
+        return None, False
     evidence: set = set()
-    unknown = False
+    unknown = reserved = False
     if isinstance(mem.base, Symbol):
         evidence.add(_symbol_space(ctx, mem.base.name))
     elif isinstance(mem.base, Register):
         dataflow, instructions = ctx.dataflow, ctx.function.instructions
         params = {p.name for p in ctx.function.params} if ctx.function.is_kernel else set()
-        stack, seen = [(ins, mem.base)], set()
+        # `decides`: whether what is found still decides the space; past a cvta only the reserved
+        # window is looked for (the cvta already named the space)
+        stack, seen = [(ins, mem.base, True)], set()
         while stack:
             if len(seen) >= MAX_DEFINITIONS:
                 unknown = True
                 break
-            at, reg = stack.pop()
+            at, reg, decides = stack.pop()
             if is_shared_window_register(reg):
-                evidence.add("shared")
+                if decides:
+                    evidence.add("shared")
+                reserved = True
                 continue
             definitions = dataflow.definitions(at, reg)
-            if not definitions and not reg.is_special:
+            if decides and not definitions and not reg.is_special:
                 unknown = True  # a register never written here: a device function's argument
             for d in definitions:
-                if d in seen:
+                if (d, decides) in seen:
                     continue
-                seen.add(d)
+                seen.add((d, decides))
                 definition = instructions[d]
                 if definition.op == "cvta":
                     # `cvta.shared`, `cvta.to.shared`, `cvta.to.global`: the instruction names the space
-                    evidence.add(definition.space)
+                    if decides:
+                        evidence.add(definition.space)
+                    stack.extend((definition, r, False) for r in _value_sources(definition))
                     continue
                 if definition.op == "ld" and definition.space == "param":
                     operand = definition.memory_operand()
                     name = operand.base.name if operand is not None and isinstance(operand.base, Symbol) else None
-                    if name in params:
+                    if decides and name in params:
                         evidence.add("global")  # a kernel's pointer argument comes from the host
-                    else:
+                    elif decides:
                         unknown = True
                     continue
                 if definition.op in _LOADING_OPS:
                     # a 64-bit value loaded from memory may be a pointer to anywhere; narrower ones
                     # are indices added to a base found elsewhere
-                    if definition.type_bits >= 64:
+                    if decides and definition.type_bits >= 64:
                         unknown = True
                     continue
-                for op in definition.operands[1:]:
+                for op in definition.operands[1:] if decides else ():
                     if isinstance(op, Symbol):
                         space = _symbol_space(ctx, op.name)
                         if space is not None:
                             evidence.add(space)
-                stack.extend((definition, r) for r in _value_sources(definition))
+                stack.extend((definition, r, decides) for r in _value_sources(definition))
     evidence.discard(None)
     if unknown or len(evidence) != 1:
-        return None
-    return evidence.pop()
+        return None, reserved
+    return evidence.pop(), reserved
 
 
 def _value_sources(ins: Instruction) -> list:

@@ -271,8 +271,11 @@ def _producer_findings(ctx):
     observed_roots = set()
     for ins in pub.observations:
         observed_roots |= pub.roots(ins)
+    # a flag is a candidate when this kernel observes it, or when it is a module variable that another
+    # kernel may observe (`_module_handoff` decides)
+    module_globals = {v.name for v in ctx.module.variables if v.space == "global"}
     candidates = list(pub.tickets)
-    candidates += [s for s in pub.flag_stores if pub.roots(s) & observed_roots]
+    candidates += [s for s in pub.flag_stores if pub.roots(s) & (observed_roots | module_globals)]
     writes = {w.index for w in pub.writes}
     out = []
     for p in sorted(candidates, key=lambda i: i.index):
@@ -327,7 +330,15 @@ def _what(ins: Instruction) -> str:
 Finds the producer side of a cross-block hand-off: global stores followed (in the same thread, or in
 other threads of the block before a `__syncthreads()`) by the store of a flag (volatile or relaxed)
 or an atomic ticket that other blocks observe, with no `__threadfence()` (`membar.gl`,
-`fence.sc.gpu`, `fence.acq_rel.gpu`) and no release-qualified operation between.
+`fence.sc/acq_rel.gpu`) and no release operation (`st.release.gpu`, `atom.acq_rel.gpu`: a release is a
+fence for its scope) between.
+
+It fires only where there is a hand-off: after observing the flag or ticket (a last-block ticket
+compared with `gridDim.x - 1`, a spin on a volatile or acquire load), the kernel, or another kernel
+of the module through a `__device__` variable, reads the data. A counter that hands out slots
+(`dst[atomicAdd(&n, 1)] = x`), a completion count for the host, CTA-scope atomics (`atomicAdd_block`,
+`thread_scope_block`) and generic accesses that reach shared memory (`cvta.shared` of a shared
+variable or of the toolkit's reserved scratch) publish nothing to other blocks.
 """,
         why_is_this_bad="""
 Without a fence the GPU may make the flag or ticket visible before the data: the block that sees the
@@ -337,11 +348,13 @@ results. It fails rarely and only under load; no sanitizer tool models it.
         example="""
 partial[blockIdx.x] = s;
 unsigned ticket = atomicInc(&count, gridDim.x);     // may overtake the store above
+if (ticket == gridDim.x - 1) { __threadfence(); total = sum(partial, gridDim.x); }
 """,
         use_instead="""
 partial[blockIdx.x] = s;
 __threadfence();                                   // or cuda::atomic_ref ... memory_order_release
 unsigned ticket = atomicInc(&count, gridDim.x);
+if (ticket == gridDim.x - 1) { __threadfence(); total = sum(partial, gridDim.x); }
 """,
     ),
 )
@@ -416,7 +429,9 @@ Finds the consumer side of a cross-block hand-off: a thread observes a flag (a v
 typically in a spin loop) or an atomic ticket, and then reads, with plain (weak) loads, global data
 that the kernel's blocks write, with no `__threadfence()` or acquire operation between (also across
 a `__syncthreads()`). Volatile or relaxed reads of the data (the CUDA threadFenceReduction sample's
-shape) are accepted.
+shape) are accepted. The observed value must decide control flow (the ticket compared with
+`gridDim.x - 1`, the spin's exit): a slot taken from a counter decides nothing, and CTA-scope
+atomics observe only the block's own threads.
 """,
         why_is_this_bad="""
 Fence-based synchronisation needs both halves: the producer's fence before the flag, and the

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..frontend.ir import Instruction
+from ..analysis.spaces import access_space
+from ..frontend.ir import Instruction, registers_in
 from .registry import RuleDoc, register
 from .sync import diagnostic, where
 
@@ -28,16 +29,26 @@ def fence_scope(ins: Instruction) -> Optional[str]:
     return None
 
 
-def _global_like(ins: Instruction) -> bool:
-    return ins.space in ("global", None) and ins.memory_operand() is not None
+def _block_scoped(ins: Instruction) -> bool:
+    """A `.cta`-scope operation (`atom.or.acq_rel.cta`, `ld.relaxed.cta`): only threads of the same
+    block are its observers, so it never publishes to, nor observes, another block."""
+    return "cta" in ins.modifiers
 
 
 def _releases(ins: Instruction) -> bool:
-    return any(m in ins.modifiers for m in ("release", "acq_rel")) and not any(m == "cta" for m in ins.modifiers)
+    return any(m in ins.modifiers for m in ("release", "acq_rel")) and not _block_scoped(ins)
 
 
 def _acquires(ins: Instruction) -> bool:
-    return any(m in ins.modifiers for m in ("acquire", "acq_rel")) and not any(m == "cta" for m in ins.modifiers)
+    return any(m in ins.modifiers for m in ("acquire", "acq_rel")) and not _block_scoped(ins)
+
+
+def _orders_earlier_writes(ins: Instruction) -> bool:
+    """A device-wide fence, or a release operation (`st.release.gpu`, `atom.acq_rel.gpu`,
+    `red.release.gpu`: a release is a fence for its scope) that orders the writes before it."""
+    if fence_scope(ins) == "wide":
+        return True
+    return ins.op in ("st", "atom", "red") and _releases(ins) and "cluster" not in ins.modifiers
 
 
 class Publication:
@@ -51,39 +62,56 @@ class Publication:
         for ins in fn.instructions:
             used.update(r.name for r in ins.sources())
         self.writes, self.flag_stores, self.tickets, self.flag_loads, self.data_loads = [], [], [], [], []
+        # observations other blocks' hand-offs can be seen through, beyond flag loads and tickets:
+        # acquire loads and releasing atomics whose result is used
+        self.acquire_loads, self.releasing_tickets = [], []
         for ins in fn.instructions:
-            if not _global_like(ins):
+            if ins.memory_operand() is None or ins.space not in ("global", None):
                 continue
+            cross_block = not _block_scoped(ins)
             if ins.op == "st":
-                if any(m in ins.modifiers for m in _ORDERED) and not _releases(ins):
+                if cross_block and any(m in ins.modifiers for m in _ORDERED) and not _releases(ins):
                     self.flag_stores.append(ins)
                 if not _releases(ins):
                     self.writes.append(ins)
             elif ins.op == "atom":
                 result_used = any(r.name in used for r in ins.destinations())
-                if (result_used or any(m in ins.modifiers for m in ("exch", "cas"))) and not _releases(ins):
-                    self.tickets.append(ins)
+                if cross_block and (result_used or any(m in ins.modifiers for m in ("exch", "cas"))):
+                    (self.releasing_tickets if _releases(ins) else self.tickets).append(ins)
             elif ins.op in ("ld", "ldu"):
                 if _acquires(ins):
-                    continue
-                if any(m in ins.modifiers for m in _ORDERED):
+                    self.acquire_loads.append(ins)
+                elif cross_block and any(m in ins.modifiers for m in _ORDERED):
                     self.flag_loads.append(ins)
                 else:
                     self.data_loads.append(ins)
         # nothing is handed between blocks: skip the per-thread address work
         self.relevant = bool(self.writes and (self.tickets or self.flag_stores or self.flag_loads))
         if self.relevant:
-            # generic accesses that turn out to be shared memory are not cross-block traffic
-            self.writes = [i for i in self.writes if not self.is_shared(i)]
-            self.flag_stores = [i for i in self.flag_stores if not self.is_shared(i)]
-            self.tickets = [i for i in self.tickets if not self.is_shared(i)]
-            self.flag_loads = [i for i in self.flag_loads if not self.is_shared(i)]
+            # generic accesses that reach shared memory (a shared variable, `cvta.shared` of the
+            # toolkit's scratch) are not cross-block traffic
+            for name in ("writes", "flag_stores", "tickets", "flag_loads", "data_loads", "acquire_loads",
+                         "releasing_tickets"):
+                setattr(self, name, [i for i in getattr(self, name) if self.is_global_like(i)])
+            self.relevant = bool(self.writes and (self.tickets or self.flag_stores or self.flag_loads))
         self.written_roots = set()
         for ins in self.writes if self.relevant else ():
             self.written_roots |= self.roots(ins)
 
-    def is_shared(self, ins: Instruction) -> bool:
-        return ins.space is None and any(n in self._shared_names for n in self.ctx.address_roots.roots(ins))
+    def is_global_like(self, ins: Instruction) -> bool:
+        """Global memory, or a generic address not traced to another space (`cvta.shared` of the
+        toolkit's scratch, a shared variable, a local array are not)."""
+        return access_space(self.ctx, ins) in ("global", None)
+
+    @property
+    def observations(self) -> list:
+        """Everything through which this kernel may see another block's hand-off."""
+        return self.flag_loads + self.acquire_loads + self.tickets + self.releasing_tickets
+
+    @property
+    def reads(self) -> list:
+        """Every global load, whatever its ordering (a volatile read of the partials is still a read)."""
+        return self.data_loads + self.flag_loads + self.acquire_loads
 
     def roots(self, ins: Instruction) -> set:
         """The kernel parameters / global variables the address of `ins` is based on."""
@@ -100,7 +128,7 @@ def _publication(ctx) -> Publication:
 def _walk(ctx, start: Instruction, forward: bool):
     """Instructions reachable from `start` (excluded) in one direction, each once, with the first
     fence-like instruction met on the way: yields (instruction, narrow fence or None); the walk
-    stops at wide fences (and, forward, at acquires)."""
+    stops at wide fences and releases (backward) or acquires (forward)."""
     fn = ctx.function
     cfg = ctx.cfg
     seen = set()
@@ -115,7 +143,7 @@ def _walk(ctx, start: Instruction, forward: bool):
         for k in order:
             ins = instructions[k]
             scope = fence_scope(ins)
-            if scope == "wide" or (forward and _acquires(ins)):
+            if (forward and (scope == "wide" or _acquires(ins))) or (not forward and _orders_earlier_writes(ins)):
                 stopped = True
                 break
             if scope == "narrow" and narrow is None:
@@ -132,31 +160,160 @@ def _walk(ctx, start: Instruction, forward: bool):
             stack.append((node, -1 if forward else n, narrow))
 
 
+def _reachable_after(ctx, start: Instruction) -> set:
+    """Indices of the instructions that may run after `start` in the same thread (loops included)."""
+    cache = ctx.__dict__.setdefault("_fence_reachable", {})
+    found = cache.get(start.index)
+    if found is None:
+        fn, cfg = ctx.function, ctx.cfg
+        block = fn.block_of(start)
+        found = {i.index for i in block.instructions if i.index > start.index}
+        stack, seen = list(cfg.successors(block.id)), set()
+        while stack:
+            node = stack.pop()
+            if not isinstance(node, int) or node in seen:
+                continue
+            seen.add(node)
+            found.update(i.index for i in fn.blocks[node].instructions)
+            stack.extend(cfg.successors(node))
+        cache[start.index] = found
+    return found
+
+
+def _decides_control(ctx, obs: Instruction) -> bool:
+    """Does the value `obs` reads decide a branch or a predicated instruction (directly, through
+    registers, or through shared memory: `amLast = ticket == gridDim.x - 1; __syncthreads();
+    if (amLast)`)? A slot counter's value only becomes an address and decides nothing."""
+    cache = ctx.__dict__.setdefault("_fence_decides", {})
+    found = cache.get(obs.index)
+    if found is None:
+        found = cache[obs.index] = _taints_a_guard(ctx, obs)
+    return found
+
+
+def _taints_a_guard(ctx, obs: Instruction) -> bool:
+    fn = ctx.function
+    shared = {v.name for v in ctx.module.variables + fn.variables if v.space == "shared"}
+    tainted = {r.name for r in obs.destinations()}
+    tainted_shared: set = set()
+    changed = True
+    while changed:
+        changed = False
+        for ins in fn.instructions:
+            if ins.guard is not None and ins.guard.name in tainted and ins.index != obs.index:
+                return True
+            if ins.op == "st" and ins.space in ("shared", None):
+                stored = [r.name for op in ins.operands[1:] for r in registers_in(op)]
+                if any(r in tainted for r in stored):
+                    names = set(ctx.address_roots.roots(ins)) & shared
+                    if names - tainted_shared:
+                        tainted_shared |= names
+                        changed = True
+                continue
+            reads_taint = any(r.name in tainted for r in ins.sources())
+            if not reads_taint and ins.op in ("ld", "ldu") and ins.space in ("shared", None) and tainted_shared:
+                reads_taint = bool(set(ctx.address_roots.roots(ins)) & tainted_shared)
+            if reads_taint:
+                new = {r.name for r in ins.destinations()} - tainted
+                if new:
+                    tainted |= new
+                    changed = True
+    return False
+
+
+def _handoff(ctx, pub: Publication, observations: list, data_roots: set):
+    """(observation, read): a read of `data_roots` that may run after an observation whose value
+    decides control flow, in this kernel. None where nothing consumes the data after observing."""
+    if not data_roots:
+        return None
+    for obs in sorted(observations, key=lambda i: i.index):
+        if not _decides_control(ctx, obs):
+            continue
+        after = _reachable_after(ctx, obs)
+        for read in sorted(pub.reads, key=lambda i: i.index):
+            if read.index in after and read is not obs and pub.roots(read) & data_roots:
+                return obs, read
+    return None
+
+
+def _module_handoff(ctx, flag_roots: set, data_roots: set):
+    """(kernel, observation, read) for another kernel of the module that observes the same flag and
+    then reads the data. Only module variables name the same memory in two kernels: parameters do not."""
+    globals_ = {v.name for v in ctx.module.variables if v.space == "global"}
+    flag_names, data_names = flag_roots & globals_, data_roots & globals_
+    if not flag_names or not data_names:
+        return None
+    from ..analysis.context import KernelContext
+
+    for fn in ctx.module.functions:
+        if fn is ctx.function or not fn.is_kernel or not fn.has_body:
+            continue
+        other = KernelContext(ctx.module, fn, ctx.options)
+        try:
+            pub = Publication(other)
+            keep = pub.is_global_like
+            pub.data_loads, pub.flag_loads, pub.acquire_loads = (
+                [i for i in pub.data_loads if keep(i)], [i for i in pub.flag_loads if keep(i)],
+                [i for i in pub.acquire_loads if keep(i)])
+            observations = [o for o in pub.observations if keep(o) and pub.roots(o) & flag_names]
+            found = _handoff(other, pub, observations, data_names)
+            if found is not None:
+                return (fn, *found)
+        finally:
+            other.release()
+    return None
+
+
 def _producer_findings(ctx):
     pub = _publication(ctx)
     if not pub.relevant:
         return []
     observed_roots = set()
-    for ins in pub.flag_loads + pub.tickets:
+    for ins in pub.observations:
         observed_roots |= pub.roots(ins)
+    # a flag is a candidate when this kernel observes it, or when it is a module variable that another
+    # kernel may observe (`_module_handoff` decides)
+    module_globals = {v.name for v in ctx.module.variables if v.space == "global"}
     candidates = list(pub.tickets)
-    candidates += [s for s in pub.flag_stores if pub.roots(s) & observed_roots]
+    candidates += [s for s in pub.flag_stores if pub.roots(s) & (observed_roots | module_globals)]
     writes = {w.index for w in pub.writes}
     out = []
     for p in sorted(candidates, key=lambda i: i.index):
         p_roots = pub.roots(p)
-        unfenced, narrow_fence = None, None
+        unfenced, narrow_fenced = [], []
         for ins, narrow in _walk(ctx, p, forward=False):
             if ins.index in writes and not (pub.roots(ins) and pub.roots(ins) <= p_roots):
                 if narrow is None:
-                    unfenced = unfenced or ins
+                    unfenced.append(ins)
                 else:
-                    narrow_fence = narrow_fence or (narrow, ins)
-        if unfenced is not None:
-            out.append(("FENCE001", p, unfenced, None))
-        elif narrow_fence is not None:
-            out.append(("FENCE003", p, narrow_fence[1], narrow_fence[0]))
+                    narrow_fenced.append((narrow, ins))
+        # the flag or ticket is a hand-off only where someone reads the data after observing it
+        observations = [p] if p.op == "atom" else []
+        observations += [o for o in pub.observations if o is not p and pub.roots(o) & p_roots]
+        found = None
+        for code, write, fence in [("FENCE001", w, None) for w in unfenced] + \
+                [("FENCE003", w, f) for f, w in narrow_fenced]:
+            data_roots = pub.roots(write) - p_roots
+            handoff = _handoff(ctx, pub, observations, data_roots)
+            if handoff is not None:
+                found = (code, p, write, fence, (None, *handoff))
+            else:
+                elsewhere = _module_handoff(ctx, p_roots, data_roots)
+                if elsewhere is not None:
+                    found = (code, p, write, fence, elsewhere)
+            if found is not None:
+                break
+        if found is not None:
+            out.append(found)
     return out
+
+
+def _handoff_note(ctx, handoff) -> str:
+    kernel, obs, read = handoff
+    what = _what(obs) if obs.op == "atom" else f"the {obs.opcode} flag read"
+    place = f" in kernel {kernel.name}" if kernel is not None else ""
+    return (f"the hand-off{place}: {what} at {where(obs)} decides control flow, and the data is read at "
+            f"{where(read)} after it (PTX line {read.ptx_line})")
 
 
 def _what(ins: Instruction) -> str:
@@ -173,7 +330,15 @@ def _what(ins: Instruction) -> str:
 Finds the producer side of a cross-block hand-off: global stores followed (in the same thread, or in
 other threads of the block before a `__syncthreads()`) by the store of a flag (volatile or relaxed)
 or an atomic ticket that other blocks observe, with no `__threadfence()` (`membar.gl`,
-`fence.sc.gpu`, `fence.acq_rel.gpu`) and no release-qualified operation between.
+`fence.sc/acq_rel.gpu`) and no release operation (`st.release.gpu`, `atom.acq_rel.gpu`: a release is a
+fence for its scope) between.
+
+It fires only where there is a hand-off: after observing the flag or ticket (a last-block ticket
+compared with `gridDim.x - 1`, a spin on a volatile or acquire load), the kernel, or another kernel
+of the module through a `__device__` variable, reads the data. A counter that hands out slots
+(`dst[atomicAdd(&n, 1)] = x`), a completion count for the host, CTA-scope atomics (`atomicAdd_block`,
+`thread_scope_block`) and generic accesses that reach shared memory (`cvta.shared` of a shared
+variable or of the toolkit's reserved scratch) publish nothing to other blocks.
 """,
         why_is_this_bad="""
 Without a fence the GPU may make the flag or ticket visible before the data: the block that sees the
@@ -183,16 +348,18 @@ results. It fails rarely and only under load; no sanitizer tool models it.
         example="""
 partial[blockIdx.x] = s;
 unsigned ticket = atomicInc(&count, gridDim.x);     // may overtake the store above
+if (ticket == gridDim.x - 1) { __threadfence(); total = sum(partial, gridDim.x); }
 """,
         use_instead="""
 partial[blockIdx.x] = s;
 __threadfence();                                   // or cuda::atomic_ref ... memory_order_release
 unsigned ticket = atomicInc(&count, gridDim.x);
+if (ticket == gridDim.x - 1) { __threadfence(); total = sum(partial, gridDim.x); }
 """,
     ),
 )
 def check_publication(ctx):
-    for code, p, write, fence in _fence_findings(ctx):
+    for code, p, write, fence, handoff in _fence_findings(ctx):
         if code != "FENCE001":
             continue
         message = (f"{_what(p)} publishes to other blocks, but the global store at {where(write)} before it "
@@ -200,6 +367,7 @@ def check_publication(ctx):
                    f"before the data")
         notes = [f"the store at {where(write)} (PTX line {write.ptx_line}) reaches {_what(p)} at {where(p)} "
                  f"(PTX line {p.ptx_line}) with no membar.gl / fence.sc.gpu / release on the way",
+                 _handoff_note(ctx, handoff),
                  "compute-sanitizer does not model cross-block memory ordering; this is from the PTX memory model"]
         yield diagnostic(ctx, "FENCE001", "error", p, message, notes,
                          "put `__threadfence()` between the data stores and the publication, or publish with a "
@@ -232,13 +400,14 @@ unsigned ticket = atomicInc(&count, gridDim.x);
     ),
 )
 def check_fence_scope(ctx):
-    for code, p, write, fence in _fence_findings(ctx):
+    for code, p, write, fence, handoff in _fence_findings(ctx):
         if code != "FENCE003":
             continue
         message = (f"`{fence.opcode}` (block scope) is the only fence between the global store at {where(write)} "
                    f"and {_what(p)} at {where(p)}, which other blocks observe: use a device-scope fence")
         notes = [f"{_what(p)} at PTX line {p.ptx_line} publishes to other blocks",
-                 "a CTA-scope fence orders memory only for threads of the same block"]
+                 "a CTA-scope fence orders memory only for threads of the same block",
+                 _handoff_note(ctx, handoff)]
         yield diagnostic(ctx, "FENCE003", "error", fence, message, notes,
                          "use `__threadfence()` (membar.gl / fence.sc.gpu) instead of `__threadfence_block()`",
                          {"publication_line": ctx.position(p)[1]})
@@ -260,7 +429,9 @@ Finds the consumer side of a cross-block hand-off: a thread observes a flag (a v
 typically in a spin loop) or an atomic ticket, and then reads, with plain (weak) loads, global data
 that the kernel's blocks write, with no `__threadfence()` or acquire operation between (also across
 a `__syncthreads()`). Volatile or relaxed reads of the data (the CUDA threadFenceReduction sample's
-shape) are accepted.
+shape) are accepted. The observed value must decide control flow (the ticket compared with
+`gridDim.x - 1`, the spin's exit): a slot taken from a counter decides nothing, and CTA-scope
+atomics observe only the block's own threads.
 """,
         why_is_this_bad="""
 Fence-based synchronisation needs both halves: the producer's fence before the flag, and the
@@ -285,7 +456,10 @@ def check_consumer(ctx):
         return
     data = {ins.index for ins in pub.data_loads}
     seen, positions = set(), set()
-    for obs in sorted(pub.flag_loads + pub.tickets, key=lambda i: i.index):
+    observations = pub.flag_loads + pub.tickets + [t for t in pub.releasing_tickets if not _acquires(t)]
+    for obs in sorted(observations, key=lambda i: i.index):
+        if not _decides_control(ctx, obs):
+            continue  # a slot handed out, not a flag waited for: nothing is read "after" it
         obs_roots = pub.roots(obs)
         for ins, _ in _walk(ctx, obs, forward=True):
             if ins.index not in data or ins.index in seen:

@@ -11,6 +11,7 @@ from typing import Optional
 from ..analysis.layout import source_name
 from ..analysis.lanes import Affine, Varying
 from ..analysis.loops import innermost_loop
+from ..analysis.toolkit import tile_barriers
 from ..frontend.ir import Immediate, Instruction, Register
 from .registry import RuleDoc, register
 from .sync import barrier_kind, callee_name, diagnostic, is_arrive, where
@@ -164,7 +165,9 @@ def _orders_shared_accesses(ctx, ins: Instruction, warp_level: bool) -> bool:
     if ins.op == "call":
         barrier = _barrier_wrappers(ctx).get(callee_name(ins)) if ins.guard is None else None
         return barrier is not None and is_wait_barrier(barrier, warp_level)
-    return is_wait_barrier(ins, warp_level)
+    # a cooperative-groups multi-warp tile sync (analysis/toolkit.py) orders the tile like a barrier;
+    # taken as block-wide: a race between two tiles across it is not reported (precision first)
+    return is_wait_barrier(ins, warp_level) or ins.index in tile_barriers(ctx)
 
 
 def shared_conflicts(ctx) -> dict:

@@ -6,6 +6,7 @@ shared by every rule that looks at the same kernel.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Optional
@@ -29,6 +30,9 @@ class KernelContext:
         self.module = module
         self.function = function
         self.options = options
+        # rule code -> accesses (or pairs) the rule could not check because an address (or value)
+        # is only known at run time: the "not checked" count of the summary; rules add to it
+        self.not_checked: Counter = Counter()
 
     @cached_property
     def cfg(self):
@@ -91,7 +95,7 @@ class KernelContext:
         """Drop the cached analyses. They refer back to this context (an evaluator keeps its
         context), so without this they are a reference cycle that only the garbage collector
         frees, after scanning every value the analysis made."""
-        for name in [n for n in self.__dict__ if n not in ("module", "function", "options")]:
+        for name in [n for n in self.__dict__ if n not in ("module", "function", "options", "not_checked")]:
             del self.__dict__[name]
 
     def position(self, ins: Instruction) -> tuple:

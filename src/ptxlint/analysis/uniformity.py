@@ -22,10 +22,11 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..frontend.ir import Instruction, PairOperand, Register, Symbol, registers_in
+from ..frontend.ir import Immediate, Instruction, PairOperand, Register, Symbol, registers_in
 from ..frontend.sourcemap import user_location
 from . import symbolic as S
 from .cfg import ENTRY, EXIT
+from .warpops import broadcasts_per_warp, shuffle_mode
 
 UNIFORM, CTA, BLOCK, WARP = 0, 1, 2, 3
 LEVEL_NAMES = {"uniform": UNIFORM, "grid": UNIFORM, "cta": CTA, "cluster": CTA, "block": BLOCK, "warp": WARP}
@@ -66,6 +67,7 @@ class UniformityAnalysis:
         self._closure: dict = {}
         self._sync_cache: dict = {}
         self._refined: dict = {}
+        self._broadcast_cache: dict = {}
         self._uses: list = self._reaching_uses()
         self._branches: dict = self._branch_instructions()
         self._solve()
@@ -293,13 +295,18 @@ class UniformityAnalysis:
         srcs = ins.operands[1:]
         value = None  # (level, why) for every destination
         per_dest = {}
-        if op in ("atom", "call", "match", "mma", "wgmma", "tcgen05", "suld", "tld4", "ldmatrix") or \
+        if op == "match" and "all" in ins.modifiers:
+            # match.all: the mask (or 0) and its predicate are the same in every lane of the warp
+            value = (BLOCK, f"the {ins.opcode} result at {_line(ins)} (one value per warp)")
+        elif op in ("atom", "call", "match", "mma", "wgmma", "tcgen05", "suld", "tld4", "ldmatrix") or \
                 (op == "mbarrier" and any(m in ins.modifiers for m in ("try_wait", "test_wait"))):
             value = (WARP, f"the {ins.opcode} result at {_line(ins)}")
         elif op in ("ld", "ldu"):
             value = self._load_level(ins, dests)
         elif op == "shfl":
             value = self._sources_level(ins, srcs[:1])
+            if value[0] == WARP and self._broadcasts(ins):
+                value = (BLOCK, f"the value {ins.opcode} at {_line(ins)} broadcasts from one lane of each warp")
             first = ins.operands[0]
             if isinstance(first, PairOperand):
                 for reg in registers_in(first.second):
@@ -331,6 +338,32 @@ class UniformityAnalysis:
                 if old[0] > per_dest.get(reg.name, value)[0]:
                     per_dest[reg.name] = old
         return [(reg, per_dest.get(reg.name, value)) for reg in dests]
+
+    def _broadcasts(self, ins: Instruction) -> bool:
+        """shfl.sync.idx over the whole warp (width 32) from a source lane that is the same in every
+        lane of the warp: every lane receives the same value (`__shfl_sync(mask, v, 0)`)."""
+        found = self._broadcast_cache.get(ins.index)
+        if found is None:
+            ops = ins.operands
+            found = len(ops) >= 4 and shuffle_mode(ins.modifiers) == "idx" \
+                and self._sources_level(ins, ops[2:3])[0] <= BLOCK and self._sources_level(ins, ops[3:4])[0] <= BLOCK \
+                and broadcasts_per_warp("idx", self._constant(ins, ops[3]))
+            self._broadcast_cache[ins.index] = found
+        return found
+
+    def _constant(self, ins: Instruction, operand) -> Optional[int]:
+        """An operand's value when it is one known number in every thread (an immediate, else asked of
+        the per-thread evaluator)."""
+        if isinstance(operand, Immediate):
+            return operand.value if isinstance(operand.value, int) else None
+        lanes = self.ctx.lanes
+        try:
+            values, _ = lanes.collect(lanes.operand, ins, operand)
+        except RecursionError:  # pragma: no cover - a pathological kernel
+            return None
+        if type(values).__name__ == "Varying" or not S.uniform_across(values) or not S.is_known(values[0]):
+            return None
+        return values[0][0]
 
     def _operand_level_before(self, ins: Instruction, reg: Register) -> tuple:
         defs = tuple(d for d in self.ctx.dataflow.definitions(ins, reg))
@@ -381,6 +414,8 @@ class UniformityAnalysis:
         raw = self._branch_raw.get(block_id, (UNIFORM, None))
         branch = self._branches.get(block_id)
         lvl, why = raw
+        if lvl == BLOCK and self.shape.threads <= 32:
+            lvl = CTA  # the same in every lane of the only warp: the same in the whole block
         if branch is None or lvl < BLOCK or branch.guard is None:
             return lvl, self._explain(branch, why)
         lanes = self.ctx.lanes

@@ -12,6 +12,7 @@ from ..analysis import symbolic as S
 from ..analysis.layout import source_name
 from ..analysis.lanes import Affine, Varying
 from ..analysis.predicates import contradict
+from ..analysis.uniformity import BLOCK, WARP
 from ..analysis.loops import innermost_loop
 from ..frontend.ir import Immediate, Instruction, Register, VectorOperand
 from .registry import RuleDoc, register
@@ -260,7 +261,58 @@ def _reachable(ctx, sites: list, warp_level: bool) -> dict:
                 if not blocked:
                     stack.extend((s, crossed or (node, s) in back) for s in cfg.successors(node))
         out[n] = reached
+    _add_same_interval(ctx, sites, out, stops, scan, warp_level)
     return out
+
+
+def _add_same_interval(ctx, sites: list, out: dict, stops: dict, scan, warp_level: bool) -> None:
+    """Pairs that neither reaches the other but that run at the same time in different threads: the
+    two sides of a branch that splits the block (for warp-level pairs: a warp), `if (t == 0) flag = x;
+    else y = flag;`, up to the next barrier on each side (within one loop iteration). A branch that
+    every thread takes the same way (block-uniform) separates its sides: no pair across it."""
+    fn = ctx.function
+    cfg = ctx.cfg
+    back = cfg.back_edges
+    level = WARP if warp_level else BLOCK
+    related = {(a, b) for a, reached in out.items() for b, _ in reached}
+
+    def side(start) -> set:
+        found_sites: set = set()
+        seen: set = set()
+        stack = [start]
+        while stack:
+            node = stack.pop()
+            if not isinstance(node, int) or node in seen:
+                continue
+            seen.add(node)
+            block = fn.blocks[node]
+            blocked = False
+            if block.instructions:
+                found, blocked = scan(node, block.instructions[0].index)
+                found_sites.update(found)
+            if not blocked:
+                stack.extend(succ for succ in cfg.successors(node) if (node, succ) not in back)
+        return found_sites
+
+    u = ctx.uniformity
+    for block in fn.blocks:
+        if u.branch_instruction(block.id) is None or u.branch_level(block.id) < level:
+            continue
+        sides = [side(succ) for succ in cfg.successors(block.id) if (block.id, succ) not in back]
+        for i, one in enumerate(sides):
+            for other in sides[i + 1:]:
+                for a in one - other:
+                    for b in other - one:
+                        if (a, b) in related or (b, a) in related:
+                            continue
+                        first, second = sorted((a, b), key=lambda k: _source_order(ctx, sites[k]))
+                        out[first].add((second, False))
+                        related.add((first, second))
+
+
+def _source_order(ctx, site: SharedSite) -> tuple:
+    _, line, column = ctx.position(site.instruction)
+    return (line or 0, column or 0, site.instruction.index)
 
 
 def _stored_value_uniform(ctx, ins: Instruction) -> bool:
@@ -294,7 +346,7 @@ def _find_conflicts(ctx) -> dict:
             if sites[a].instruction.op == "st" and not _stored_value_uniform(ctx, sites[a].instruction):
                 pairs.append((a, None))  # two threads in one execution of the same store
             for b, crossed in pairs:
-                first, second = sites[a], sites[b if b is not None else a]
+                first, second = sites[a], sites[b]
                 if first.kind == "read" and second.kind == "read":
                     continue
                 if first.kind == "atomic" and second.kind == "atomic":
@@ -303,8 +355,8 @@ def _find_conflicts(ctx) -> dict:
                 if compared > MAX_PAIRS:
                     result["notes"].append(f"stopped after {MAX_PAIRS} pairs of shared accesses")
                     return result
-                in_block_pairs |= {a, b if b is not None else a}
-                if b is None:
+                in_block_pairs |= {a, b}
+                if crossed is None:
                     in_warp_pairs.add(a)
                     cross, inside = _same_store(first)
                     if cross is not None:
@@ -594,8 +646,9 @@ def check_shared_race(ctx):
         if c.values is not None:
             scope = (f"lanes {c.threads[0] % 32} and {c.threads[1] % 32} of warp {c.threads[0] // 32}" if c.same_warp
                      else f"threads {c.threads[0]} and {c.threads[1]} (different warps)")
-            message = (f"shared-memory race (WAW): {scope} write different values to the same address in one "
-                       f"execution of the store at {where(b)}")
+            v1, v2 = (_value_text(ctx, v) for v in c.values)
+            message = (f"shared-memory race (WAW): {scope} write different values ({v1} and {v2}) to "
+                       f"{_offset_text(ctx, c)} in one execution of the store at {where(b)}")
         else:
             message = (f"shared-memory race ({c.hazard}): {_what(c.second)} at {where(b)} and {_what(c.first)} at "
                        f"{where(a)} touch the same address from different warps with no barrier between")

@@ -613,7 +613,7 @@ class LaneEvaluator:
         ops = ins.operands
         n = self.n
         dest = ops[0] if ops else None
-        if isinstance(dest, (VectorOperand, PairOperand)) and op != "mov":
+        if isinstance(dest, (VectorOperand, PairOperand)) and op not in ("mov", "setp"):
             return self._loaded(ins, reg)
         if isinstance(dest, VectorOperand):  # mov.b64 {%r1, %r2}, %rd1: unpack halves
             return self._unpack(ins, reg)

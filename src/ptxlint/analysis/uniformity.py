@@ -79,7 +79,7 @@ class UniformityAnalysis:
         if reg.is_special:
             return self._special(reg)[0]
         defs = self._defs_at(ins, reg)
-        return self._use_level(ins, defs)[0]
+        return self._use_level(ins, defs, reg.name)[0]
 
     def is_divergent(self, ins: Instruction, reg, level="warp") -> bool:
         """May `reg` (as read by `ins`) differ between threads of a warp (`level="warp"`), of a block
@@ -91,7 +91,7 @@ class UniformityAnalysis:
         reg = reg if isinstance(reg, Register) else Register(str(reg))
         if reg.is_special:
             return self._special(reg)[1]
-        return self._use_level(ins, self._defs_at(ins, reg))[1]
+        return self._use_level(ins, self._defs_at(ins, reg), reg.name)[1]
 
     def branch_instruction(self, block_id) -> Optional[Instruction]:
         return self._branches.get(block_id)
@@ -192,11 +192,11 @@ class UniformityAnalysis:
         return out
 
     # ---- the fixed point
-    def _use_level(self, ins: Instruction, defs: tuple) -> tuple:
+    def _use_level(self, ins: Instruction, defs: tuple, name: Optional[str] = None) -> tuple:
         best, why = UNIFORM, None
         use_block = self.function.block_of(ins).id
         for d in defs:
-            key_level = self._def_level(d)
+            key_level = self._def_level(d, name)
             if key_level[0] > best:
                 best, why = key_level
             if best == WARP:
@@ -225,10 +225,14 @@ class UniformityAnalysis:
                 b for b in self.controls(def_block) - self.controls(use_block) if b in self._branches)
         return found
 
-    def _def_level(self, index: int) -> tuple:
+    def _def_level(self, index: int, name: Optional[str] = None) -> tuple:
+        """The level of register `name` as defined at `index` (of every destination, without a name:
+        `shfl`'s value and its in-range predicate have levels of their own)."""
         ins = self.function.instructions[index]
         best, why = UNIFORM, None
         for reg in ins.destinations():
+            if name is not None and reg.name != name:
+                continue
             key = (index, reg.name)
             lvl = self.levels.get(key, UNIFORM)
             if lvl > best:
@@ -277,7 +281,7 @@ class UniformityAnalysis:
             return self._special(reg)
         for r, defs in self._uses[ins.index] or ():
             if r.name == reg.name:
-                return self._use_level(ins, defs)
+                return self._use_level(ins, defs, reg.name)
         return UNIFORM, None
 
     def _sources_level(self, ins: Instruction, operands) -> tuple:
@@ -306,7 +310,7 @@ class UniformityAnalysis:
         elif op == "shfl":
             value = self._sources_level(ins, srcs[:1])
             if value[0] == WARP and self._broadcasts(ins):
-                value = (BLOCK, f"the value {ins.opcode} at {_line(ins)} broadcasts from one lane of each warp")
+                value = (BLOCK, f"the value that {ins.opcode} at {_line(ins)} broadcasts from one lane of each warp")
             first = ins.operands[0]
             if isinstance(first, PairOperand):
                 for reg in registers_in(first.second):
@@ -367,7 +371,7 @@ class UniformityAnalysis:
 
     def _operand_level_before(self, ins: Instruction, reg: Register) -> tuple:
         defs = tuple(d for d in self.ctx.dataflow.definitions(ins, reg))
-        return self._use_level(ins, defs)
+        return self._use_level(ins, defs, reg.name)
 
     def _load_level(self, ins: Instruction, dests: tuple) -> tuple:
         where = _line(ins)

@@ -429,8 +429,18 @@ class UniformityAnalysis:
         except RecursionError:  # pragma: no cover - a pathological kernel: keep the dataflow answer
             return lvl, self._explain(branch, why)
         live = [t for t in range(len(values)) if active[t] is not False]
-        if not live or any(not S.is_known(values[t]) for t in live):
+        if not live or type(values).__name__ == "Varying":
             return lvl, self._explain(branch, why)
+        if any(not S.is_known(values[t]) for t in live):
+            # unknown, but one value in every lane of each warp (`(__shfl_sync(m, x, 0) | bit) & warp_bit`,
+            # a ballot tested against the warp's own lanes): equal values take the same side
+            per_warp_values: dict = {}
+            for t in live:
+                per_warp_values.setdefault(t // 32, set()).add(values[t])
+            if any(len(v) > 1 for v in per_warp_values.values()):
+                return lvl, self._explain(branch, why)
+            same = len(set().union(*per_warp_values.values())) == 1
+            return min(CTA if same else BLOCK, lvl), self._explain(branch, why)
         per_warp: dict = {}
         for t in live:
             per_warp.setdefault(t // 32, set()).add(values[t][0] != 0)

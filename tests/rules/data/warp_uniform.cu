@@ -4,6 +4,10 @@
 // Compiled with: nvcc -ptx -lineinfo -arch=sm_90 warp_uniform.cu -o warp_uniform.sm_90.ptx
 // Launch: 256 threads per block.
 
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+namespace cg = cooperative_groups;
+
 // lane 0's value, broadcast: every lane of the warp takes the same side, so the full-mask shuffle
 // inside is executed by whole warps
 __global__ void ok_shuffle_under_broadcast(const int* in, int* out) {
@@ -58,4 +62,12 @@ __global__ void ok_named_barrier_under_broadcast(const int* in, int* out) {
     int first = __shfl_sync(0xffffffffu, v, 0);
     if (first > 0) asm volatile("bar.sync 1, 64;");
     out[blockIdx.x * 256 + threadIdx.x] = v;
+}
+
+// cooperative groups' reduce over a two-warp tile: its tile barrier broadcasts an atomic's result from
+// lane 0 and branches on it together with the warp's own bit: whole warps take each side
+__global__ void ok_cg_reduce_two_warp_tile(const float* in, float* out) {
+    cg::thread_block_tile<64> tile = cg::tiled_partition<64>(cg::this_thread_block());
+    float r = cg::reduce(tile, in[blockIdx.x * 256 + threadIdx.x], cg::plus<float>());
+    if (tile.thread_rank() == 0) out[blockIdx.x * 4 + tile.meta_group_rank()] = r;
 }

@@ -204,3 +204,26 @@ def test_three_valued_logic_tables():
     assert P.p_or(P.FALSE, u, opaque) == u and P.p_and(P.TRUE, u, opaque) == u
     assert P.p_not(P.p_not(u)) == u and P.p_xor(P.TRUE, u, opaque) == P.p_not(u)
     assert P.known_truth(P.p_and(u, P.p_not(u), opaque)) is False
+
+
+def test_a_load_in_a_followed_loop_is_a_new_unknown_in_each_iteration():
+    """The same address does not mean the same value from one iteration to the next (a ring buffer's
+    head read each round): two iterations' addresses built on it are not known to be equal."""
+    ctx, _ = evaluate("""
+    mov.u32 %r10, 0;
+L0:
+    ld.shared.u32 %r11, [s];
+    shl.b32 %r13, %r2, 2;
+    add.s32 %r12, %r11, %r13;
+    st.shared.u32 [%r12], %r2;
+    add.s32 %r10, %r10, 1;
+    setp.lt.u32 %p3, %r10, 4;
+    @%p3 bra L0;""")
+    store = next(i for i in ctx.function.instructions if i.op == "st")
+    header = ctx.function.block_of(store).id
+    (body,) = [b for h, b in ctx.cfg.loops if h == header]
+    iterations = ctx.loop_iterations(header, body)
+    assert iterations.count == 4
+    first, second = (ev.address(store) for ev in iterations.evaluators[:2])
+    assert first[0][1] and first[0][1] != second[0][1]
+    assert [c for c, _ in first] == [4 * t for t in range(64)]  # within one iteration: known apart

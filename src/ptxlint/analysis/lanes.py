@@ -348,12 +348,12 @@ class LaneEvaluator:
                 "threads are assumed to take the path that reaches this access")
 
     # ---- loops
-    def for_iteration(self, header, body: frozenset, values: dict, active: list) -> "LaneEvaluator":
+    def for_iteration(self, header, body: frozenset, values: dict, active: list, number: int = 0) -> "LaneEvaluator":
         """An evaluator for one iteration of the loop at `header`: loop-carried registers hold
         `values`, the threads in `active` run it. Definitions outside the loop are shared."""
         child = LaneEvaluator.__new__(LaneEvaluator)
         child.__dict__.update(self.__dict__)
-        child.iteration = LoopIteration(header, body, values, active)
+        child.iteration = LoopIteration(header, body, values, active, number)
         child._memo = {}
         child._shared_memo = self._shared_memo
         child._block_active = {k: v for k, v in self._block_active.items() if k not in body}
@@ -941,17 +941,21 @@ class LaneEvaluator:
         if op == "redux" or op == "vote" and any(m in ins.modifiers for m in ("ballot", "all", "any", "uni")) \
                 or op == "match" and "all" in ins.modifiers:
             # one result for the whole warp (match.all: the mask, or 0, and its predicate)
-            return self._per_warp_unknown(("warp-result", ins.index, reg.name), f"the {ins.opcode} result at {where}")
+            return self._per_warp_unknown(("warp-result", ins.index, reg.name) + self._instance(ins),
+                                          f"the {ins.opcode} result at {where}")
         if op == "shfl":
             return self._shuffle(ins, reg, where)
         if op in ("ld", "ldu") and ins.memory_operand() is not None:
             addr = self.address(ins)
             if addr is not None and S.uniform_across(addr):
-                return self._uniform_unknown(("load", ins.index, reg.name, addr[0]), f"the value loaded at {where}")
+                return self._uniform_unknown(("load", ins.index, reg.name, addr[0]) + self._instance(ins),
+                                             f"the value loaded at {where}")
             if addr is None or type(addr) is Varying or len(set(addr)) == len(addr):
                 return self._fresh(("load", ins.index, reg.name), f"the value loaded at {where}")
             # threads that read one address read one value
-            return [self.table.value(("load", ins.index, reg.name, a), f"the value loaded at {where}") for a in addr]
+            instance = self._instance(ins)
+            return [self.table.value(("load", ins.index, reg.name, a) + instance, f"the value loaded at {where}")
+                    for a in addr]
         return self._fresh((op, ins.index, reg.name), f"the {ins.op} result at {where}")
 
     def _shuffle(self, ins: Instruction, reg: Register, where: str) -> list:
@@ -991,10 +995,19 @@ class LaneEvaluator:
                 continue
             values = [a[t] for t in lanes]
             if not S.uniform_across(values):
-                values = [self.table.value(("shfl", ins.index, reg.name, start // 32, b[start]),
+                values = [self.table.value(("shfl", ins.index, reg.name, start // 32, b[start]) + self._instance(ins),
                                            f"the value {ins.opcode} at {where} broadcasts in warp {start // 32}")]
             out.extend([values[0]] * len(lanes))
         return _affine(out) or out
+
+    def _instance(self, ins: Instruction) -> tuple:
+        """What tells one execution of `ins` from another for values read from memory: inside a pinned
+        loop iteration, the iteration (memory may change from one to the next; the same address
+        does not mean the same value)."""
+        it = self.iteration
+        if it is not None and self.function.block_of(ins).id in it.body:
+            return (("iteration", it.header, it.number),)
+        return ()
 
     def _per_warp_unknown(self, key, origin) -> list:
         warp_values = [self.table.value((key, w), origin) for w in range((self.n + 31) // 32)]
@@ -1043,10 +1056,11 @@ def where_predicate(reach: list, predicate: list, value: bool) -> tuple:
 class LoopIteration:
     """One pinned iteration: the loop header, its body blocks, loop-carried values, active threads."""
 
-    __slots__ = ("header", "body", "values", "active")
+    __slots__ = ("header", "body", "values", "active", "number")
 
-    def __init__(self, header, body, values, active) -> None:
+    def __init__(self, header, body, values, active, number: int = 0) -> None:
         self.header, self.body, self.values, self.active = header, body, values, active
+        self.number = number
 
 
 def _single(v) -> Optional[str]:

@@ -11,11 +11,14 @@ Levels, from most to least uniform:
 * UNIFORM: the same in every thread of the grid (parameters, `%ntid`, constants);
 * CTA: the same in every thread of a block, may differ between blocks (`%ctaid`, `%cluster_ctarank`);
 * BLOCK: the same in every lane of a warp, may differ between warps (`%tid.y` when blockDim.x is a
-  multiple of 32, `%warpid`, a ballot);
+  multiple of 32, `%warpid`, a ballot, a vote, `redux.sync`, `match.all`, a shuffle from one lane of
+  the whole warp: lane-dependent inputs, one result per warp);
 * WARP: may differ between the lanes of a warp (`%tid.x`, `%laneid`, an atomic's result).
 
 Branch levels are refined with the per-thread evaluator for the kernel's block shape: `tid.x / 32 < 2`
-is WARP by dataflow but BLOCK once every warp's lanes are seen to agree.
+is WARP by dataflow but BLOCK once every warp's lanes are seen to agree (also on an unknown value
+that is one value per warp, e.g. a broadcast tested against the warp's own bit). A BLOCK level in a
+one-warp block is the same in the whole block.
 """
 
 from __future__ import annotations

@@ -601,8 +601,9 @@ def conflict_notes(ctx, c: Conflict) -> list:
 Computes, for every thread of the block, the shared-memory bytes each load, store and atomic touches,
 and finds pairs of accesses by threads of different warps to the same bytes, at least one a write,
 on a path with no `__syncthreads()` between them (read-after-write, write-after-read,
-write-after-write, also from one loop iteration to the next). Reports both instructions, their
-lines and a concrete pair of threads.
+write-after-write, also from one loop iteration to the next), or on the two sides of a branch that
+threads of the block take differently (`if (t == 0) flag = x; else y = flag;`). Reports both
+instructions, their lines and a concrete pair of threads.
 
 One store is also a race with itself when two of its threads (lanes of one warp, or threads of
 different warps) write *different* values to the same bytes (compute-sanitizer's racecheck reports it

@@ -393,7 +393,7 @@ class LaneEvaluator:
             return found[0]
         if key in self._in_progress:
             # a value that feeds itself around a loop: the loop join handles it
-            return self._uniform_unknown(("cycle", key), f"the loop-carried value of {reg.name}")
+            return self._fresh(("cycle", key), f"the loop-carried value of {reg.name}")
         self._in_progress.add(key)
         try:
             values, notes = self.collect(self._evaluate_definition, self.function.instructions[index], reg)

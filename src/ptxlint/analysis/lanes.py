@@ -16,8 +16,10 @@ from typing import Optional
 from ..frontend.ir import (
     Immediate, Instruction, Negated, PairOperand, Register, Symbol, VectorOperand,
 )
+from . import predicates as P
 from . import symbolic as S
 from .cfg import ENTRY
+from .warpops import broadcasts_per_warp, shuffle_mode, shuffle_source
 
 _SIGNED = {"s8", "s16", "s32", "s64"}
 
@@ -161,6 +163,9 @@ class LaneEvaluator:
         self._kernel_params = {p.name for p in self.function.params} if self.function.is_kernel else set()
         self._site = None
         self.variable_symbols: dict = {}  # symbol -> variable name, for every declared variable
+        self.booleans: set = set()  # symbols (and per-thread symbol bases) that hold a predicate: 0 or 1
+        self.nonzero: set = set()  # symbols known not to be 0 (`x | 1`)
+        self._block_conditions: dict = {}  # block id -> per thread, the literals its arrival requires
         # set on evaluators made by `for_iteration`: one iteration of one loop, values pinned
         self.iteration: Optional[LoopIteration] = None
         self._shared_memo: dict = self._memo  # memo for definitions outside the pinned loop
@@ -192,8 +197,7 @@ class LaneEvaluator:
         if isinstance(operand, Symbol):
             return _uniform_vector(self._symbol_address(operand.name), self.n)
         if isinstance(operand, Negated):
-            inner = self.operand(ins, operand.operand)
-            return [S.const(1 - v[0]) if S.is_known(v) else self._opaque(("not", v)) for v in inner]
+            return self._predicates(P.p_not, self.operand(ins, operand.operand))
         return [self._opaque(("operand", str(operand)))] * self.n
 
     def address(self, ins: Instruction) -> Optional[list]:
@@ -270,22 +274,91 @@ class LaneEvaluator:
             return [False] * n
         return acc
 
+    def reach_conditions(self, ins: Instruction) -> list:
+        """Per thread: the literals (predicate value, wanted truth; see predicates.py) that must hold
+        for the thread to execute `ins`, from the unknown branch conditions and guard on its way.
+        Only threads whose `active` is None have any: for the others the answer is known."""
+        block = self.function.block_of(ins).id
+        conds = self.block_conditions(block)
+        if ins.guard is None:
+            return conds
+        guard = self.register(ins, ins.guard)
+        want = not ins.guard_negated
+        return _apply_per_distinct(lambda c, v: c if P.known_truth(v) is not None else c | {P.literal(v, want)},
+                                   list(zip(conds, guard)))
+
+    def block_conditions(self, block_id) -> list:
+        """`reach_conditions` of a block's first instruction (forward edges only, as `block_active`)."""
+        found = self._block_conditions.get(block_id)
+        if found is None:
+            self._notes.append(set())  # the values it reads were noted where they decided an access
+            try:
+                found = self._compute_block_conditions(block_id)
+            finally:
+                self._notes.pop()
+            self._block_conditions[block_id] = found
+        return found
+
+    def _compute_block_conditions(self, block_id) -> list:
+        cfg = self.ctx.cfg
+        n = self.n
+        none = frozenset()
+        idom = cfg.dominators.get(block_id)
+        if idom is not None and idom != block_id and idom != ENTRY and cfg.postdominates(block_id, idom) \
+                and (idom, block_id) not in cfg.back_edges:
+            return self.block_conditions(idom)
+        acc = [None] * n  # per thread: the literals common to every edge it may arrive by
+        for pred in cfg.predecessors(block_id):
+            if (pred, block_id) in cfg.back_edges:
+                continue
+            if pred == ENTRY:
+                return [none] * n
+            reach = self.block_active(pred)
+            conds = self.block_conditions(pred)
+            cond = cfg.edge_condition(pred, block_id)
+            if cond is None:
+                edge = [c if r is not False else None for r, c in zip(reach, conds)]
+            else:
+                reg, want = cond
+                values = self.register(self.function.blocks[pred].instructions[-1], reg)
+
+                def arrive(r, c, v, want=want):
+                    if r is False:
+                        return None
+                    truth = P.known_truth(v)
+                    if truth is None:
+                        return c | {P.literal(v, want)}
+                    return c if truth == want else None
+
+                edge = _apply_per_distinct(arrive, list(zip(reach, conds, values)))
+            acc = [e if a is None else (a if e is None else a & e) for a, e in zip(acc, edge)]
+        return [a if a is not None else none for a in acc]
+
+    def _executes(self, ins: Instruction) -> list:
+        """`active(ins)` without notes: for definitions, whose reach is not an access's."""
+        self._notes.append(set())
+        try:
+            return self.active(ins)
+        finally:
+            self._notes.pop()
+
     def _unknown_branch_note(self, branch: Instruction, reg: Register) -> str:
         where = f"line {branch.loc.line}" if branch.loc else f"PTX line {branch.ptx_line}"
         return (f"the branch at {where} (on {reg.name}) depends on values unknown here; "
                 "threads are assumed to take the path that reaches this access")
 
     # ---- loops
-    def for_iteration(self, header, body: frozenset, values: dict, active: list) -> "LaneEvaluator":
+    def for_iteration(self, header, body: frozenset, values: dict, active: list, number: int = 0) -> "LaneEvaluator":
         """An evaluator for one iteration of the loop at `header`: loop-carried registers hold
         `values`, the threads in `active` run it. Definitions outside the loop are shared."""
         child = LaneEvaluator.__new__(LaneEvaluator)
         child.__dict__.update(self.__dict__)
-        child.iteration = LoopIteration(header, body, values, active)
+        child.iteration = LoopIteration(header, body, values, active, number)
         child._memo = {}
         child._shared_memo = self._shared_memo
         child._block_active = {k: v for k, v in self._block_active.items() if k not in body}
         child._block_notes = dict(self._block_notes)
+        child._block_conditions = {k: v for k, v in self._block_conditions.items() if k not in body}
         child._notes = [set()]
         child._in_progress = set()
         return child
@@ -320,14 +393,35 @@ class LaneEvaluator:
             return found[0]
         if key in self._in_progress:
             # a value that feeds itself around a loop: the loop join handles it
-            return self._uniform_unknown(("cycle", key), f"the loop-carried value of {reg.name}")
+            return self._fresh(("cycle", key), f"the loop-carried value of {reg.name}")
         self._in_progress.add(key)
         try:
             values, notes = self.collect(self._evaluate_definition, self.function.instructions[index], reg)
         finally:
             self._in_progress.discard(key)
+        if self._is_predicate(reg):
+            self._mark_boolean(values)
         memo[key] = (values, notes)
         return values
+
+    def _is_predicate(self, reg: Register) -> bool:
+        fn = self.function
+        declared = fn.registers.get(reg.name)
+        if declared is None:
+            declared = fn.register_ranges.get(reg.name.rstrip("0123456789"), (None,))[0]
+        return declared == "pred"
+
+    def _mark_boolean(self, values) -> None:
+        """Every unknown a predicate register holds is 0 or 1 (what `boolean_compare` relies on)."""
+        if type(values) is Varying:
+            self.booleans.add(values.base)
+            return
+        for terms in ({values.terms} if type(values) is Affine else {v[1] for v in values}):
+            for sym, _ in terms:
+                self.booleans.add(sym.split("#", 1)[0])
+
+    def is_boolean(self, sym: str) -> bool:
+        return sym.split("#", 1)[0] in self.booleans
 
     def _join(self, ins: Instruction, reg: Register, defs: list) -> list:
         cfg = self.ctx.cfg
@@ -348,16 +442,24 @@ class LaneEvaluator:
         # a join after a branch: each thread takes the definition on the path it executed;
         # where several are, the one that the others dominate (the latest) wins
         blocks = [fn.block_of(fn.instructions[d]).id for d in defs]
-        actives = [self.block_active(b) for b in blocks]
+        actives = [self._executes(fn.instructions[d]) for d in defs]
         k_range = range(len(defs))
+        # (k, j): j runs after k wherever both run (j's block is dominated by k's, or j is later in one block)
         shadowed = {(k, j) for k in k_range for j in k_range
-                    if j != k and blocks[k] != blocks[j] and cfg.dominates(blocks[k], blocks[j])}
+                    if j != k and (cfg.dominates(blocks[k], blocks[j]) if blocks[k] != blocks[j] else defs[k] < defs[j])}
 
         def choose(*flags) -> Optional[int]:
             chosen = [k for k in k_range if flags[k] is True]
             if len(chosen) > 1:
                 chosen = [k for k in chosen if not any((k, j) in shadowed for j in chosen)]
-            return chosen[0] if len(chosen) == 1 else None
+            if len(chosen) != 1:
+                return None
+            # a definition the thread may or may not run (unknown branch or guard) decides unless the
+            # chosen one runs after it: a loop body entered on an unknown condition may overwrite the
+            # value from before the loop
+            if any(flags[k] is None and (k, chosen[0]) not in shadowed for k in k_range):
+                return None
+            return chosen[0]
 
         # threads fall into a few patterns of reached definitions
         choice = _apply_per_distinct(choose, list(zip(*actives)))
@@ -511,7 +613,7 @@ class LaneEvaluator:
         ops = ins.operands
         n = self.n
         dest = ops[0] if ops else None
-        if isinstance(dest, (VectorOperand, PairOperand)) and op != "mov":
+        if isinstance(dest, (VectorOperand, PairOperand)) and op not in ("mov", "setp"):
             return self._loaded(ins, reg)
         if isinstance(dest, VectorOperand):  # mov.b64 {%r1, %r2}, %rd1: unpack halves
             return self._unpack(ins, reg)
@@ -536,6 +638,8 @@ class LaneEvaluator:
         if op in ("ld", "ldu", "atom", "shfl", "vote", "redux", "match", "tex", "tld4", "suld", "ldmatrix",
                   "activemask", "elect", "mbarrier", "cp", "wgmma", "mma"):
             return self._loaded(ins, reg)
+        if t == "pred" and op in ("and", "or", "xor", "not"):
+            return self._logic(op, ins)
         if op in _AFFINE_OPS:
             sources = [src(k) for k in range(1, len(ops))]
             fast = self._affine_op(op, ins, sources, bits, signed)
@@ -565,8 +669,7 @@ class LaneEvaluator:
         if op == "setp":
             return self._compare(ins, reg)
         if op == "selp":
-            return lift(lambda x, y, q: x if (S.is_known(q) and q[0]) else y if S.is_known(q) else
-                        (x if x == y else self._opaque(("selp", x, y, q))), src(1), src(2), src(3))
+            return self._select(ins, src(1), src(2), src(3))
         if op in _CONCRETE_OPS:
             fn = _CONCRETE_OPS[op]
 
@@ -579,6 +682,11 @@ class LaneEvaluator:
                 return self._simplify_unknown(op, ins, list(vals), bits)
 
             args = [src(k) for k in range(1, len(ops))]
+            if op == "or" and len(args) == 2 and any(type(v) is Varying for v in args):
+                other = args[1] if type(args[0]) is Varying else args[0]
+                if type(other) is not Varying and any(S.is_known(v) and S.wrap(v, bits)[0] for v in other):
+                    # where one side is known non-zero, so is `a | b` (nvcc's `bool` `||`: or.b16 of selp's)
+                    return _apply_per_distinct(concrete, list(zip(*args)))
             if op not in ("and", "rem") and any(_all_distinct_unknowns(v) for v in args):
                 # a non-linear function of per-thread unknowns: per-thread unknowns again
                 source = next(v for v in args if _all_distinct_unknowns(v))
@@ -693,7 +801,14 @@ class LaneEvaluator:
             x = vals[0]
             if all(c % d == 0 for _, c in x[1]) and x[0] >= 0 and ins.type not in _SIGNED:
                 return S.const(x[0] % d)
-        return self._opaque((op, ins.type, tuple(vals)))
+        if op in ("or", "xor") and len(vals) == 2:
+            for x, k in ((vals[0], vals[1]), (vals[1], vals[0])):
+                if S.is_known(k) and S.wrap(k, bits)[0] == 0:
+                    return x
+        value = self._opaque((op, ins.type, tuple(vals)))
+        if op == "or" and any(S.is_known(v) and S.wrap(v, bits)[0] for v in vals):
+            self.nonzero.add(value[1][0][0])
+        return value
 
     def _mul(self, x, y):
         if S.is_known(y):
@@ -713,28 +828,28 @@ class LaneEvaluator:
         return self._lift(lambda v: S.wrap(S.wrap(v, src_bits, src_signed), dst_bits, dst_signed), values)
 
     def _compare(self, ins: Instruction, reg: Register) -> list:
+        """setp, per thread: known where both sides' difference is, else one boolean unknown per
+        canonical comparison (`x >= n` is `not x < n`); `setp.cmp.and/or/xor d|e, a, b, c` combines
+        (`d = cmp(a, b) op c`, `e = !cmp(a, b) op c`) in three-valued logic."""
         cmp = ins.modifiers[0] if ins.modifiers else "eq"
         ops = ins.operands
         first = ops[0]
         a, b = self.operand(ins, ops[1]), self.operand(ins, ops[2])
-        combine = None
-        c = None
-        if len(ops) > 3 and any(m in ("and", "or", "xor") for m in ins.modifiers):
-            combine = next(m for m in ins.modifiers if m in ("and", "or", "xor"))
-            c = self.operand(ins, ops[3])
+        combine = next((m for m in ins.modifiers if m in P.COMBINE), None) if len(ops) > 3 else None
         signed = ins.type in _SIGNED
         bits = _bits_of(ins.type)
         compare = _COMPARE.get(cmp)
-        fast = self._affine_compare(compare, a, b, c, combine, bits, signed)
-        if fast is not None:
-            out = fast
-        else:
-            out = self._compare_per_thread(compare, cmp, a, b, c, combine, bits, signed)
+        out = self._affine_compare(compare, a, b, bits, signed)
+        if out is None:
+            out = self._compare_per_thread(compare, cmp, ins.type, a, b, bits, signed)
         if isinstance(first, PairOperand) and reg == first.second:
-            return self._lift(lambda v: S.const(1 - v[0]) if S.is_known(v) else self._opaque(("not", v)), out)
+            out = self._predicates(P.p_not, out)
+        if combine:
+            join = P.COMBINE[combine]
+            out = self._predicates(lambda x, y: join(x, y, self._boolean_opaque), out, self.operand(ins, ops[3]))
         return out
 
-    def _affine_compare(self, compare, a, b, c, combine, bits, signed) -> Optional[Affine]:
+    def _affine_compare(self, compare, a, b, bits, signed) -> Optional[Affine]:
         """setp on Affine inputs with the same unknown terms: compared on int lists."""
         if compare is None:
             return None
@@ -742,36 +857,75 @@ class LaneEvaluator:
         if va is None or vb is None or va.terms != vb.terms:
             return None
         if va.terms:  # the same unknown on both sides: compare the difference
-            result = [int(compare(x - y, 0)) for x, y in zip(va.consts, vb.consts)]
-        else:
-            xs, ys = _wrap_consts(va.consts, bits, signed), _wrap_consts(vb.consts, bits, signed)
-            result = [int(compare(x, y)) for x, y in zip(xs, ys)]
-        if combine:
-            vc = _affine(c)
-            if vc is None or vc.terms:
-                return None
-            op = {"and": lambda v, w: v & w, "or": lambda v, w: v | w, "xor": lambda v, w: v ^ w}[combine]
-            result = [op(v, w & 1) for v, w in zip(result, vc.consts)]
-        return Affine(result)
+            return Affine([int(compare(x - y, 0)) for x, y in zip(va.consts, vb.consts)])
+        xs, ys = _wrap_consts(va.consts, bits, signed), _wrap_consts(vb.consts, bits, signed)
+        return Affine([int(compare(x, y)) for x, y in zip(xs, ys)])
 
-    def _compare_per_thread(self, compare, cmp, a, b, c, combine, bits, signed) -> list:
-        def one(x, y, z=None):
+    def _compare_per_thread(self, compare, cmp, type_name, a, b, bits, signed) -> list:
+        def one(x, y):
             if S.difference_known(x, y) and compare is not None:
                 if S.is_known(x) and S.is_known(y):
                     result = compare(S.wrap(x, bits, signed)[0], S.wrap(y, bits, signed)[0])
                 else:
                     result = compare(x[0] - y[0], 0)  # the same unknown on both sides: compare the difference
-                value = S.const(int(result))
-            else:
-                value = self._opaque(("setp", cmp, x, y))
-            if combine is None:
-                return value
-            if S.is_known(value) and S.is_known(z):
-                v, w = value[0], z[0]
-                return S.const({"and": v & w, "or": v | w, "xor": v ^ w}[combine])
-            return self._opaque(("setp-combine", value, z, combine))
+                return S.const(int(result))
+            found = P.boolean_compare(cmp, x, y, self.is_boolean)
+            if found is None and cmp in ("eq", "ne") and (y == S.ZERO and _single(x) in self.nonzero
+                                                          or x == S.ZERO and _single(y) in self.nonzero):
+                found = P.FALSE if cmp == "eq" else P.TRUE
+            if found is None:
+                found = P.canonical_compare(cmp, type_name, x, y, self._boolean_opaque)
+            return found if found is not None else self._boolean_opaque(("setp", cmp, x, y))
 
-        return self._lift(one, a, b, c) if combine else self._lift(one, a, b)
+        return self._lift(one, a, b)
+
+    def _boolean_opaque(self, key) -> tuple:
+        """An unknown predicate, equal for equal keys (and known to be 0 or 1)."""
+        value = self._opaque(key)
+        self.booleans.add(value[1][0][0])
+        return value
+
+    def _predicates(self, fn, *vectors) -> list:
+        """Apply a predicate function thread by thread. Unlike `_lift`, per-thread unknowns do not
+        make the result unknown everywhere: `true || unknown` is true in the threads where it is."""
+        affines = [_affine(v) for v in vectors]
+        if all(v is not None and not v.terms for v in affines):
+            rows = list(zip(*(v.consts for v in affines)))
+            return Affine(_apply_per_distinct(lambda *cs: fn(*map(S.const, cs))[0], rows))
+        out = _apply_per_distinct(fn, list(zip(*vectors)))
+        return _affine(out) or out
+
+    def _logic(self, op: str, ins: Instruction) -> list:
+        """and/or/xor/not.pred in three-valued logic."""
+        ops = ins.operands
+        if op == "not":
+            return self._predicates(P.p_not, self.operand(ins, ops[1]))
+        join = P.COMBINE[op]
+        return self._predicates(lambda x, y: join(x, y, self._boolean_opaque),
+                                self.operand(ins, ops[1]), self.operand(ins, ops[2]))
+
+    def _select(self, ins: Instruction, x: list, y: list, q: list) -> list:
+        """selp d, x, y, q: x where q, y where not; with known x, y and an unknown q exactly
+        y + (x - y) * q (q is 0 or 1), so `selp 1, 0, p` is p itself."""
+        if type(x) is Varying or type(y) is Varying:
+            qa = _affine(q)
+            if qa is None or qa.terms:
+                return self._fresh(("derived", self._site), self._derived_origin(x if type(x) is Varying else y))
+            return [x[t] if c else y[t] for t, c in enumerate(qa.consts)]
+        number = not (ins.type or "").startswith("f")
+
+        def one(a, b, c):
+            truth = P.known_truth(c)
+            if truth is not None:
+                return a if truth else b
+            if a == b:
+                return a
+            if number and S.is_known(a) and S.is_known(b):
+                return S.add(b, S.scale(c, a[0] - b[0]))
+            return self._opaque(("selp", a, b, c))
+
+        out = _apply_per_distinct(one, list(zip(x, y, q)))
+        return _affine(out) or out
 
     def _loaded(self, ins: Instruction, reg: Register) -> list:
         """The result of a load, atomic, shuffle...: uniform when every thread reads the same thing."""
@@ -784,18 +938,76 @@ class LaneEvaluator:
                 return self._uniform_unknown(("param", name, mem.offset), f"kernel parameter {name}")
             # a device function's parameter may differ between the threads that call it
             return self._fresh(("param", name), f"parameter {name} of {self.function.name}")
-        if op == "redux" or op == "vote" and any(m in ins.modifiers for m in ("ballot", "all", "any", "uni")):
-            # one result for the whole warp
-            return self._per_warp_unknown(("warp-result", ins.index, reg.name), f"the {ins.opcode} result at {where}")
+        if op == "redux" or op == "vote" and any(m in ins.modifiers for m in ("ballot", "all", "any", "uni")) \
+                or op == "match" and "all" in ins.modifiers:
+            # one result for the whole warp (match.all: the mask, or 0, and its predicate)
+            return self._per_warp_unknown(("warp-result", ins.index, reg.name) + self._instance(ins),
+                                          f"the {ins.opcode} result at {where}")
+        if op == "shfl":
+            return self._shuffle(ins, reg, where)
         if op in ("ld", "ldu") and ins.memory_operand() is not None:
             addr = self.address(ins)
             if addr is not None and S.uniform_across(addr):
-                return self._uniform_unknown(("load", ins.index, reg.name, addr[0]), f"the value loaded at {where}")
+                return self._uniform_unknown(("load", ins.index, reg.name, addr[0]) + self._instance(ins),
+                                             f"the value loaded at {where}")
             if addr is None or type(addr) is Varying or len(set(addr)) == len(addr):
                 return self._fresh(("load", ins.index, reg.name), f"the value loaded at {where}")
             # threads that read one address read one value
-            return [self.table.value(("load", ins.index, reg.name, a), f"the value loaded at {where}") for a in addr]
+            instance = self._instance(ins)
+            return [self.table.value(("load", ins.index, reg.name, a) + instance, f"the value loaded at {where}")
+                    for a in addr]
         return self._fresh((op, ins.index, reg.name), f"the {ins.op} result at {where}")
+
+    def _shuffle(self, ins: Instruction, reg: Register, where: str) -> list:
+        """shfl.sync: each lane receives the value of its source lane (PTX ISA lane arithmetic) where
+        the lane and clamp operands are known; with `idx` and a source lane that is one (unknown)
+        lane per warp, every lane of a warp receives the same value: a per-warp value."""
+        ops = ins.operands
+        fresh = self._fresh((ins.op, ins.index, reg.name), f"the {ins.op} result at {where}")
+        mode = shuffle_mode(ins.modifiers)
+        if mode is None or len(ops) < 4:
+            return fresh
+        first = ops[0]
+        want_pred = isinstance(first, PairOperand) and reg == first.second
+        a = self.operand(ins, ops[1])
+        b = self.operand(ins, ops[2])
+        cv = _affine(self.operand(ins, ops[3]))
+        c = _uniform_const(cv) if cv is not None else None
+        if not want_pred and type(a) is not Varying and S.uniform_across(a):
+            return a  # every lane holds the same value, in range or not
+        n = self.n
+        bv = _affine(b)
+        if c is not None and bv is not None and not bv.terms:
+            out = []
+            for t, bt in enumerate(bv.consts):
+                lane = t % 32
+                j, ok = shuffle_source(mode, lane, bt, c)
+                src = t - lane + j
+                out.append(S.const(int(ok)) if want_pred else a[src] if src < n else fresh[t])
+            return _affine(out) or out
+        if want_pred or not broadcasts_per_warp(mode, c):
+            return fresh
+        out = []
+        for start in range(0, n, 32):
+            lanes = range(start, min(start + 32, n))
+            if not S.uniform_across(b[t] for t in lanes):
+                out.extend(fresh[t] for t in lanes)
+                continue
+            values = [a[t] for t in lanes]
+            if not S.uniform_across(values):
+                values = [self.table.value(("shfl", ins.index, reg.name, start // 32, b[start]) + self._instance(ins),
+                                           f"the value {ins.opcode} at {where} broadcasts in warp {start // 32}")]
+            out.extend([values[0]] * len(lanes))
+        return _affine(out) or out
+
+    def _instance(self, ins: Instruction) -> tuple:
+        """What tells one execution of `ins` from another for values read from memory: inside a pinned
+        loop iteration, the iteration (memory may change from one to the next; the same address
+        does not mean the same value)."""
+        it = self.iteration
+        if it is not None and self.function.block_of(ins).id in it.body:
+            return (("iteration", it.header, it.number),)
+        return ()
 
     def _per_warp_unknown(self, key, origin) -> list:
         warp_values = [self.table.value((key, w), origin) for w in range((self.n + 31) // 32)]
@@ -844,10 +1056,16 @@ def where_predicate(reach: list, predicate: list, value: bool) -> tuple:
 class LoopIteration:
     """One pinned iteration: the loop header, its body blocks, loop-carried values, active threads."""
 
-    __slots__ = ("header", "body", "values", "active")
+    __slots__ = ("header", "body", "values", "active", "number")
 
-    def __init__(self, header, body, values, active) -> None:
+    def __init__(self, header, body, values, active, number: int = 0) -> None:
         self.header, self.body, self.values, self.active = header, body, values, active
+        self.number = number
+
+
+def _single(v) -> Optional[str]:
+    """The symbol s when v is exactly s (no constant, coefficient 1)."""
+    return v[1][0][0] if v[0] == 0 and len(v[1]) == 1 and v[1][0][1] == 1 else None
 
 
 def _masked_away(terms: tuple, mask: int) -> bool:

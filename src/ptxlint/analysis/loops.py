@@ -104,7 +104,7 @@ def simulate_loop(ctx, header, body) -> Optional[LoopIterations]:
             break
         if any(a is None for a in active):
             return None
-        child = base.for_iteration(header, body, values, active)
+        child = base.for_iteration(header, body, values, active, len(evaluators))
         evaluators.append(child)
         # who goes round again: threads reaching the latch and taking the back edge
         reach = child.block_active(latch)

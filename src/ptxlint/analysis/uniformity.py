@@ -11,21 +11,25 @@ Levels, from most to least uniform:
 * UNIFORM: the same in every thread of the grid (parameters, `%ntid`, constants);
 * CTA: the same in every thread of a block, may differ between blocks (`%ctaid`, `%cluster_ctarank`);
 * BLOCK: the same in every lane of a warp, may differ between warps (`%tid.y` when blockDim.x is a
-  multiple of 32, `%warpid`, a ballot);
+  multiple of 32, `%warpid`, a ballot, a vote, `redux.sync`, `match.all`, a shuffle from one lane of
+  the whole warp: lane-dependent inputs, one result per warp);
 * WARP: may differ between the lanes of a warp (`%tid.x`, `%laneid`, an atomic's result).
 
 Branch levels are refined with the per-thread evaluator for the kernel's block shape: `tid.x / 32 < 2`
-is WARP by dataflow but BLOCK once every warp's lanes are seen to agree.
+is WARP by dataflow but BLOCK once every warp's lanes are seen to agree (also on an unknown value
+that is one value per warp, e.g. a broadcast tested against the warp's own bit). A BLOCK level in a
+one-warp block is the same in the whole block.
 """
 
 from __future__ import annotations
 
 from typing import Optional
 
-from ..frontend.ir import Instruction, PairOperand, Register, Symbol, registers_in
+from ..frontend.ir import Immediate, Instruction, PairOperand, Register, Symbol, registers_in
 from ..frontend.sourcemap import user_location
 from . import symbolic as S
 from .cfg import ENTRY, EXIT
+from .warpops import broadcasts_per_warp, shuffle_mode
 
 UNIFORM, CTA, BLOCK, WARP = 0, 1, 2, 3
 LEVEL_NAMES = {"uniform": UNIFORM, "grid": UNIFORM, "cta": CTA, "cluster": CTA, "block": BLOCK, "warp": WARP}
@@ -66,6 +70,7 @@ class UniformityAnalysis:
         self._closure: dict = {}
         self._sync_cache: dict = {}
         self._refined: dict = {}
+        self._broadcast_cache: dict = {}
         self._uses: list = self._reaching_uses()
         self._branches: dict = self._branch_instructions()
         self._solve()
@@ -77,7 +82,7 @@ class UniformityAnalysis:
         if reg.is_special:
             return self._special(reg)[0]
         defs = self._defs_at(ins, reg)
-        return self._use_level(ins, defs)[0]
+        return self._use_level(ins, defs, reg.name)[0]
 
     def is_divergent(self, ins: Instruction, reg, level="warp") -> bool:
         """May `reg` (as read by `ins`) differ between threads of a warp (`level="warp"`), of a block
@@ -89,7 +94,7 @@ class UniformityAnalysis:
         reg = reg if isinstance(reg, Register) else Register(str(reg))
         if reg.is_special:
             return self._special(reg)[1]
-        return self._use_level(ins, self._defs_at(ins, reg))[1]
+        return self._use_level(ins, self._defs_at(ins, reg), reg.name)[1]
 
     def branch_instruction(self, block_id) -> Optional[Instruction]:
         return self._branches.get(block_id)
@@ -190,11 +195,11 @@ class UniformityAnalysis:
         return out
 
     # ---- the fixed point
-    def _use_level(self, ins: Instruction, defs: tuple) -> tuple:
+    def _use_level(self, ins: Instruction, defs: tuple, name: Optional[str] = None) -> tuple:
         best, why = UNIFORM, None
         use_block = self.function.block_of(ins).id
         for d in defs:
-            key_level = self._def_level(d)
+            key_level = self._def_level(d, name)
             if key_level[0] > best:
                 best, why = key_level
             if best == WARP:
@@ -223,10 +228,14 @@ class UniformityAnalysis:
                 b for b in self.controls(def_block) - self.controls(use_block) if b in self._branches)
         return found
 
-    def _def_level(self, index: int) -> tuple:
+    def _def_level(self, index: int, name: Optional[str] = None) -> tuple:
+        """The level of register `name` as defined at `index` (of every destination, without a name:
+        `shfl`'s value and its in-range predicate have levels of their own)."""
         ins = self.function.instructions[index]
         best, why = UNIFORM, None
         for reg in ins.destinations():
+            if name is not None and reg.name != name:
+                continue
             key = (index, reg.name)
             lvl = self.levels.get(key, UNIFORM)
             if lvl > best:
@@ -275,7 +284,7 @@ class UniformityAnalysis:
             return self._special(reg)
         for r, defs in self._uses[ins.index] or ():
             if r.name == reg.name:
-                return self._use_level(ins, defs)
+                return self._use_level(ins, defs, reg.name)
         return UNIFORM, None
 
     def _sources_level(self, ins: Instruction, operands) -> tuple:
@@ -293,13 +302,18 @@ class UniformityAnalysis:
         srcs = ins.operands[1:]
         value = None  # (level, why) for every destination
         per_dest = {}
-        if op in ("atom", "call", "match", "mma", "wgmma", "tcgen05", "suld", "tld4", "ldmatrix") or \
+        if op == "match" and "all" in ins.modifiers:
+            # match.all: the mask (or 0) and its predicate are the same in every lane of the warp
+            value = (BLOCK, f"the {ins.opcode} result at {_line(ins)} (one value per warp)")
+        elif op in ("atom", "call", "match", "mma", "wgmma", "tcgen05", "suld", "tld4", "ldmatrix") or \
                 (op == "mbarrier" and any(m in ins.modifiers for m in ("try_wait", "test_wait"))):
             value = (WARP, f"the {ins.opcode} result at {_line(ins)}")
         elif op in ("ld", "ldu"):
             value = self._load_level(ins, dests)
         elif op == "shfl":
             value = self._sources_level(ins, srcs[:1])
+            if value[0] == WARP and self._broadcasts(ins):
+                value = (BLOCK, f"the value that {ins.opcode} at {_line(ins)} broadcasts from one lane of each warp")
             first = ins.operands[0]
             if isinstance(first, PairOperand):
                 for reg in registers_in(first.second):
@@ -332,9 +346,35 @@ class UniformityAnalysis:
                     per_dest[reg.name] = old
         return [(reg, per_dest.get(reg.name, value)) for reg in dests]
 
+    def _broadcasts(self, ins: Instruction) -> bool:
+        """shfl.sync.idx over the whole warp (width 32) from a source lane that is the same in every
+        lane of the warp: every lane receives the same value (`__shfl_sync(mask, v, 0)`)."""
+        found = self._broadcast_cache.get(ins.index)
+        if found is None:
+            ops = ins.operands
+            found = len(ops) >= 4 and shuffle_mode(ins.modifiers) == "idx" \
+                and self._sources_level(ins, ops[2:3])[0] <= BLOCK and self._sources_level(ins, ops[3:4])[0] <= BLOCK \
+                and broadcasts_per_warp("idx", self._constant(ins, ops[3]))
+            self._broadcast_cache[ins.index] = found
+        return found
+
+    def _constant(self, ins: Instruction, operand) -> Optional[int]:
+        """An operand's value when it is one known number in every thread (an immediate, else asked of
+        the per-thread evaluator)."""
+        if isinstance(operand, Immediate):
+            return operand.value if isinstance(operand.value, int) else None
+        lanes = self.ctx.lanes
+        try:
+            values, _ = lanes.collect(lanes.operand, ins, operand)
+        except RecursionError:  # pragma: no cover - a pathological kernel
+            return None
+        if type(values).__name__ == "Varying" or not S.uniform_across(values) or not S.is_known(values[0]):
+            return None
+        return values[0][0]
+
     def _operand_level_before(self, ins: Instruction, reg: Register) -> tuple:
         defs = tuple(d for d in self.ctx.dataflow.definitions(ins, reg))
-        return self._use_level(ins, defs)
+        return self._use_level(ins, defs, reg.name)
 
     def _load_level(self, ins: Instruction, dests: tuple) -> tuple:
         where = _line(ins)
@@ -381,6 +421,8 @@ class UniformityAnalysis:
         raw = self._branch_raw.get(block_id, (UNIFORM, None))
         branch = self._branches.get(block_id)
         lvl, why = raw
+        if lvl == BLOCK and self.shape.threads <= 32:
+            lvl = CTA  # the same in every lane of the only warp: the same in the whole block
         if branch is None or lvl < BLOCK or branch.guard is None:
             return lvl, self._explain(branch, why)
         lanes = self.ctx.lanes
@@ -390,8 +432,18 @@ class UniformityAnalysis:
         except RecursionError:  # pragma: no cover - a pathological kernel: keep the dataflow answer
             return lvl, self._explain(branch, why)
         live = [t for t in range(len(values)) if active[t] is not False]
-        if not live or any(not S.is_known(values[t]) for t in live):
+        if not live or type(values).__name__ == "Varying":
             return lvl, self._explain(branch, why)
+        if any(not S.is_known(values[t]) for t in live):
+            # unknown, but one value in every lane of each warp (`(__shfl_sync(m, x, 0) | bit) & warp_bit`,
+            # a ballot tested against the warp's own lanes): equal values take the same side
+            per_warp_values: dict = {}
+            for t in live:
+                per_warp_values.setdefault(t // 32, set()).add(values[t])
+            if any(len(v) > 1 for v in per_warp_values.values()):
+                return lvl, self._explain(branch, why)
+            same = len(set().union(*per_warp_values.values())) == 1
+            return min(CTA if same else BLOCK, lvl), self._explain(branch, why)
         per_warp: dict = {}
         for t in live:
             per_warp.setdefault(t // 32, set()).add(values[t][0] != 0)

@@ -1,6 +1,14 @@
 """Output formats: one module per format; each only formats findings, never finds them."""
 
 
+# what a rule-code key of the "not checked" counts stands for
+NOT_CHECKED_TEXT = {
+    "RACE001": "shared accesses whose addresses are known only at run time (RACE001)",
+    "WARP001": "shared accesses whose addresses are known only at run time (WARP001)",
+    "SHFL001": "warp intrinsics in divergent code whose mask is known only at run time (SHFL001)",
+}
+
+
 def summary_line(results) -> str:
     """`Found N findings[ and M input errors].`, plus how many toolkit-header findings were hidden."""
     count = sum(len(r.diagnostics) for r in results)
@@ -15,7 +23,8 @@ def summary_line(results) -> str:
     summary += "."
     not_checked = not_checked_counts(results)
     if not_checked:
-        summary += "\nNot checked: " + "; ".join(f"{n} {what}" for what, n in sorted(not_checked.items()))
+        summary += "\nNot checked: " + "; ".join(f"{n} {NOT_CHECKED_TEXT.get(what, what)}"
+                                                  for what, n in sorted(not_checked.items()))
     return summary
 
 

@@ -8,11 +8,14 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Optional
 
+from ..analysis import symbolic as S
 from ..analysis.layout import source_name
 from ..analysis.lanes import Affine, Varying
+from ..analysis.predicates import contradict
+from ..analysis.uniformity import BLOCK, WARP
 from ..analysis.loops import innermost_loop
 from ..analysis.toolkit import tile_barriers
-from ..frontend.ir import Immediate, Instruction, Register
+from ..frontend.ir import Immediate, Instruction, Register, VectorOperand
 from .registry import RuleDoc, register
 from .sync import barrier_kind, callee_name, diagnostic, is_arrive, where
 
@@ -30,6 +33,16 @@ class Evaluation:
     threads_at: dict
     nbytes: int
     sorted_starts: dict = field(default_factory=dict)  # unknown terms -> sorted first bytes, made on use
+    evaluator: object = None  # the LaneEvaluator of this evaluation
+    instruction: Optional[Instruction] = None
+    unsure: frozenset = frozenset()  # threads that may or may not execute the access (unknown condition)
+    # some active threads' addresses differ by an unknown amount: (across warps, inside a warp)
+    unknown_addresses: tuple = (False, False)
+
+    @cached_property
+    def conditions(self) -> list:
+        """Per thread, the literals under which it executes the access (predicates.py)."""
+        return self.evaluator.reach_conditions(self.instruction)
 
     @cached_property
     def aligned(self) -> bool:
@@ -83,8 +96,10 @@ class SharedSite:
             active, n2 = ev.collect(ev.active, ins)
             notes |= n1 | n2
             threads_at: dict = {}
+            unknown = (False, False)
             if type(addresses) is Varying:
-                pass  # each thread's address is its own unknown: no two threads provably meet
+                # each thread's address is its own unknown: no two threads provably meet, nor are known apart
+                unknown = _unknown_pairs(active)
             elif type(addresses) is Affine:
                 running = [(t, c) for t, (c, act) in enumerate(zip(addresses.consts, active)) if act is not False]
                 if running:
@@ -100,9 +115,33 @@ class SharedSite:
                     if act is not False:
                         c, terms = addr
                         threads_at.setdefault(terms, {}).setdefault(c, []).append(t)
-            out.append(Evaluation(iterations.header if iterations else None, k, threads_at, nbytes))
+                if len(threads_at) > 1:
+                    unknown = _unknown_pairs(active, threads_at)
+            unsure = frozenset(t for t, act in enumerate(active) if act is None)
+            out.append(Evaluation(iterations.header if iterations else None, k, threads_at, nbytes, evaluator=ev,
+                                  instruction=ins, unsure=unsure, unknown_addresses=unknown))
         self.notes = sorted(notes)
         return out
+
+
+def _unknown_pairs(active: list, threads_at: Optional[dict] = None) -> tuple:
+    """(across warps, inside a warp): do two active threads have addresses whose difference is
+    unknown? With `threads_at` (unknown terms -> first byte -> threads), threads in different groups
+    are such pairs; without it every pair of active threads is."""
+    group_of = {}
+    if threads_at is None:
+        group_of = {t: t for t, act in enumerate(active) if act is not False}
+    else:
+        for g, at in enumerate(threads_at.values()):
+            for ts in at.values():
+                for t in ts:
+                    group_of[t] = g
+    groups_by_warp: dict = {}
+    for t, g in group_of.items():
+        groups_by_warp.setdefault(t // 32, set()).add(g)
+    inside = any(len(g) > 1 for g in groups_by_warp.values())
+    across = len(groups_by_warp) > 1 and len(set().union(*groups_by_warp.values())) > 1
+    return across, inside
 
 
 @dataclass
@@ -115,6 +154,7 @@ class Conflict:
     offset: tuple  # (terms, byte)
     crossed_loop: bool
     same_warp: bool
+    values: Optional[tuple] = None  # one store's two threads: the different values they write
 
     @property
     def hazard(self) -> str:
@@ -224,7 +264,58 @@ def _reachable(ctx, sites: list, warp_level: bool) -> dict:
                 if not blocked:
                     stack.extend((s, crossed or (node, s) in back) for s in cfg.successors(node))
         out[n] = reached
+    _add_same_interval(ctx, sites, out, stops, scan, warp_level)
     return out
+
+
+def _add_same_interval(ctx, sites: list, out: dict, stops: dict, scan, warp_level: bool) -> None:
+    """Pairs that neither reaches the other but that run at the same time in different threads: the
+    two sides of a branch that splits the block (for warp-level pairs: a warp), `if (t == 0) flag = x;
+    else y = flag;`, up to the next barrier on each side (within one loop iteration). A branch that
+    every thread takes the same way (block-uniform) separates its sides: no pair across it."""
+    fn = ctx.function
+    cfg = ctx.cfg
+    back = cfg.back_edges
+    level = WARP if warp_level else BLOCK
+    related = {(a, b) for a, reached in out.items() for b, _ in reached}
+
+    def side(start) -> set:
+        found_sites: set = set()
+        seen: set = set()
+        stack = [start]
+        while stack:
+            node = stack.pop()
+            if not isinstance(node, int) or node in seen:
+                continue
+            seen.add(node)
+            block = fn.blocks[node]
+            blocked = False
+            if block.instructions:
+                found, blocked = scan(node, block.instructions[0].index)
+                found_sites.update(found)
+            if not blocked:
+                stack.extend(succ for succ in cfg.successors(node) if (node, succ) not in back)
+        return found_sites
+
+    u = ctx.uniformity
+    for block in fn.blocks:
+        if u.branch_instruction(block.id) is None or u.branch_level(block.id) < level:
+            continue
+        sides = [side(succ) for succ in cfg.successors(block.id) if (block.id, succ) not in back]
+        for i, one in enumerate(sides):
+            for other in sides[i + 1:]:
+                for a in one - other:
+                    for b in other - one:
+                        if (a, b) in related or (b, a) in related:
+                            continue
+                        first, second = sorted((a, b), key=lambda k: _source_order(ctx, sites[k]))
+                        out[first].add((second, False))
+                        related.add((first, second))
+
+
+def _source_order(ctx, site: SharedSite) -> tuple:
+    _, line, column = ctx.position(site.instruction)
+    return (line or 0, column or 0, site.instruction.index)
 
 
 def _stored_value_uniform(ctx, ins: Instruction) -> bool:
@@ -240,35 +331,127 @@ def _stored_value_uniform(ctx, ins: Instruction) -> bool:
 
 
 def _find_conflicts(ctx) -> dict:
+    """{'block': cross-warp conflicts (RACE001), 'warp': same-warp ones (WARP001), 'lanes': lanes of
+    one warp storing different values in one store (RACE001), 'notes': [...], 'not_checked': {rule
+    code: accesses whose addresses some pair of threads could not be compared at}}."""
     sites = _sites(ctx)
-    result = {"block": [], "warp": [], "notes": []}
+    result = {"block": [], "warp": [], "lanes": [], "notes": [], "not_checked": {"RACE001": 0, "WARP001": 0}}
     if not sites:
         return result
     block_reach = _reachable(ctx, sites, warp_level=False)
     warp_reach = _reachable(ctx, sites, warp_level=True)
     compared = 0
-    for a in range(len(sites)):
-        pairs = sorted(block_reach[a])
-        if sites[a].kind != "read" and not _stored_value_uniform(ctx, sites[a].instruction):
-            pairs.append((a, None))  # two threads in one execution of the same write
-        for b, crossed in pairs:
-            first, second = sites[a], sites[b if b is not None else a]
-            if first.kind == "read" and second.kind == "read":
-                continue
-            if first.kind == "atomic" and second.kind == "atomic":
-                continue
-            compared += 1
-            if compared > MAX_PAIRS:
-                result["notes"].append(f"stopped after {MAX_PAIRS} pairs of shared accesses")
-                return result
-            # one comparison answers both questions; the warp-level one needs no __syncwarp between
-            in_warp = crossed is not None and (b, crossed) in warp_reach[a]
-            cross, inside = _collide(first, second, crossed, want_inside=in_warp)
-            if cross is not None:
-                result["block"].append(cross)
-            elif inside is not None:
-                result["warp"].append(inside)
+    in_block_pairs: set = set()
+    in_warp_pairs: set = set()
+    try:
+        for a in range(len(sites)):
+            pairs = sorted(block_reach[a])
+            if sites[a].instruction.op == "st" and not _stored_value_uniform(ctx, sites[a].instruction):
+                pairs.append((a, None))  # two threads in one execution of the same store
+            for b, crossed in pairs:
+                first, second = sites[a], sites[b]
+                if first.kind == "read" and second.kind == "read":
+                    continue
+                if first.kind == "atomic" and second.kind == "atomic":
+                    continue
+                compared += 1
+                if compared > MAX_PAIRS:
+                    result["notes"].append(f"stopped after {MAX_PAIRS} pairs of shared accesses")
+                    return result
+                in_block_pairs |= {a, b}
+                if crossed is None:
+                    in_warp_pairs.add(a)
+                    cross, inside = _same_store(first)
+                    if cross is not None:
+                        result["block"].append(cross)
+                    elif inside is not None:
+                        result["lanes"].append(inside)
+                    continue
+                # one comparison answers both questions; the warp-level one needs no __syncwarp between
+                in_warp = (b, crossed) in warp_reach[a]
+                if in_warp:
+                    in_warp_pairs |= {a, b}
+                cross, inside = _collide(first, second, crossed, want_inside=in_warp)
+                if cross is not None:
+                    result["block"].append(cross)
+                elif inside is not None:
+                    result["warp"].append(inside)
+    finally:
+        counts = result["not_checked"]
+        counts["RACE001"] = sum(any(e.unknown_addresses[0] for e in sites[k].evaluations) for k in in_block_pairs)
+        counts["WARP001"] = sum(any(e.unknown_addresses[1] for e in sites[k].evaluations) for k in in_warp_pairs)
     return result
+
+
+def _stored_values(ev: Evaluation) -> Optional[list]:
+    """Per thread, the value a `st` writes (a tuple of values for a vector store), or None."""
+    ins = ev.instruction
+    if len(ins.operands) < 2:
+        return None
+    operand = ins.operands[1]
+    elements = operand.elements if isinstance(operand, VectorOperand) else (operand,)
+    vectors = [ev.evaluator.operand(ins, e) for e in elements]
+    return list(zip(*vectors))
+
+
+def _same_store(site: SharedSite) -> tuple:
+    """(cross-warp conflict, same-warp conflict) inside one execution of one store: two threads
+    writing the same bytes with values known to differ. Equal values are benign; values from
+    run-time data are not known to differ, so they are not reported."""
+    cross = inside = None
+    for ev in site.evaluations:
+        if not ev.aligned:
+            continue
+        values = None
+        for terms, at in ev.threads_at.items():
+            for c, threads in at.items():
+                if len(threads) < 2:
+                    continue
+                if values is None:
+                    values = _stored_values(ev)
+                    if values is None:
+                        return None, None
+                pair = _different_writers(threads, values)
+                if pair is None:
+                    continue
+                t1, t2 = pair
+                conflict = Conflict(site, site, pair, (terms, c), False, same_warp=t1 // 32 == t2 // 32,
+                                    values=(values[t1], values[t2]))
+                if not conflict.same_warp:
+                    return conflict, None
+                if inside is None:
+                    inside = conflict
+    return cross, inside
+
+
+def _different_writers(threads: list, values: list) -> Optional[tuple]:
+    """Two of `threads` whose values are known to differ (same unknown terms, different constants
+    in some element), of different warps where there are such; None if no two are."""
+    found = None
+    by_terms: dict = {}
+    for t in threads:
+        v = values[t]
+        by_terms.setdefault(tuple(e[1] for e in v), []).append((tuple(e[0] for e in v), t))
+    for group in by_terms.values():
+        consts = {c for c, _ in group}
+        if len(consts) < 2:
+            continue
+        c1, t1 = group[0]
+        # a thread of another warp with another value; else every other warp holds c1 and a thread of
+        # t1's warp holds another value: that one and any thread of another warp
+        other = next((t for c, t in group if c != c1 and t // 32 != t1 // 32), None)
+        if other is None:
+            t_diff = next(t for c, t in group if c != c1)
+            other_warp = next((t for c, t in group if t // 32 != t1 // 32), None)
+            if other_warp is not None:
+                t1, other = t_diff, other_warp
+            else:
+                other = t_diff
+        pair = (min(t1, other), max(t1, other))
+        if pair[0] // 32 != pair[1] // 32:
+            return pair
+        found = found or pair
+    return found
 
 
 def _evaluation_pairs(first: SharedSite, second: SharedSite, crossed):
@@ -290,6 +473,7 @@ def _collide(first: SharedSite, second: SharedSite, crossed, want_inside: bool) 
     cross = inside = None
     for ea, eb in _evaluation_pairs(first, second, crossed):
         same_grid = ea.nbytes == eb.nbytes and ea.aligned and eb.aligned
+        possible = _possible_pair(ea, eb, crossed)
         for terms, at_a in ea.threads_at.items():
             at_b = eb.threads_at.get(terms)
             if at_b is None:
@@ -310,18 +494,56 @@ def _collide(first: SharedSite, second: SharedSite, crossed, want_inside: bool) 
                     tb = at_b[d]
                     key = (terms, max(c, d))
                     if cross is None:
-                        pair = _witness(ta, tb, True)
+                        pair = _witness(ta, tb, True, possible)
                         if pair is not None:
                             cross = Conflict(first, second, pair, key, bool(crossed), same_warp=False)
                             return cross, inside
                     if inside is None and want_inside:
-                        pair = _witness(ta, tb, False)
+                        pair = _witness(ta, tb, False, possible)
                         if pair is not None:
                             inside = Conflict(first, second, pair, key, bool(crossed), same_warp=True)
     return cross, inside
 
 
-def _witness(ta: list, tb: list, cross_warp: bool) -> Optional[tuple]:
+def _possible_pair(ea: Evaluation, eb: Evaluation, crossed):
+    """None when every pair of threads may run the two accesses together; else a test (t1, t2) ->
+    bool that rejects the pairs whose conditions contradict: both accesses under unknown conditions
+    that one run cannot satisfy at once (`if (x < n)` writer, `if (x >= n)` reader, x and n the same in
+    both threads). Not across loop iterations: an unknown read in a loop may change between them."""
+    if crossed or not (ea.unsure or eb.unsure):
+        return None
+
+    def key(ev: Evaluation, t: int):
+        return (t // 32, ev.conditions[t] if t in ev.unsure else None)
+
+    def possible(ta: list, tb: list, cross_warp: bool) -> Optional[tuple]:
+        # threads of one warp under the same conditions answer alike: two of each kind suffice
+        reps_a, reps_b = _representatives(ta, ea, key), _representatives(tb, eb, key)
+        for t1 in reps_a:
+            for t2 in reps_b:
+                if t1 == t2 or (t1 // 32 != t2 // 32) != cross_warp:
+                    continue
+                if t1 not in ea.unsure and t2 not in eb.unsure:
+                    return t1, t2
+                if not contradict(ea.conditions[t1], eb.conditions[t2]):
+                    return t1, t2
+        return None
+
+    return possible
+
+
+def _representatives(threads: list, ev: Evaluation, key) -> list:
+    kept: dict = {}
+    for t in threads:
+        group = kept.setdefault(key(ev, t), [])
+        if len(group) < 2:
+            group.append(t)
+    return [t for group in kept.values() for t in group]
+
+
+def _witness(ta: list, tb: list, cross_warp: bool, possible=None) -> Optional[tuple]:
+    if possible is not None:
+        return possible(ta, tb, cross_warp)
     if cross_warp:
         warps_b = {}
         for t in tb:
@@ -353,9 +575,12 @@ def conflict_notes(ctx, c: Conflict) -> list:
     a, b = c.first.instruction, c.second.instruction
     verb = {"read": "reads", "write": "writes", "atomic": "atomically updates"}
     loop = " in the next iteration of the loop" if c.crossed_loop else ""
-    terms, byte = c.offset
-    names = {source_name(ctx.lanes.shared_symbols[s]) for s, _ in terms if s in ctx.lanes.shared_symbols}
-    offset = f"byte {byte} of `{', '.join(sorted(names))}`" if names else f"shared byte {byte}"
+    offset = _offset_text(ctx, c)
+    if c.values is not None:
+        v1, v2 = (_value_text(ctx, v) for v in c.values)
+        return [f"{describe_thread(ctx, t1)} writes {v1} and {describe_thread(ctx, t2)} writes {v2} to {offset} "
+                f"in one execution of the store at {where(a)} (PTX line {a.ptx_line}): which value remains is "
+                "undefined"]
     return [
         f"{describe_thread(ctx, t1)} {verb[c.first.kind]} {offset} at {where(a)} (PTX line {a.ptx_line}); "
         f"{describe_thread(ctx, t2)} {verb[c.second.kind]} it at {where(b)} (PTX line {b.ptx_line}){loop}",
@@ -370,8 +595,22 @@ def conflict_notes(ctx, c: Conflict) -> list:
 Computes, for every thread of the block, the shared-memory bytes each load, store and atomic touches,
 and finds pairs of accesses by threads of different warps to the same bytes, at least one a write,
 on a path with no `__syncthreads()` between them (read-after-write, write-after-read,
-write-after-write, also from one loop iteration to the next). Reports both instructions, their
-lines and a concrete pair of threads. Accesses whose addresses depend on run-time data are skipped.
+write-after-write, also from one loop iteration to the next), or on the two sides of a branch that
+threads of the block take differently (`if (t == 0) flag = x; else y = flag;`). Reports both
+instructions, their lines and a concrete pair of threads.
+
+One store is also a race with itself when two of its threads (lanes of one warp, or threads of
+different warps) write *different* values to the same bytes (compute-sanitizer's racecheck reports it
+as a WAW hazard): the finding names the two threads, the byte and both values. Threads storing the
+same value are not a race; values from run-time data (loads, atomics) are not known to differ and are
+not reported.
+
+Unknown means unknown: a pair collides only where both addresses are known for it. Accesses whose
+addresses depend on run-time data (loaded values, binary-search ranks, scan offsets, atomics' results)
+are skipped and counted as "not checked". Threads that provably do not reach an access (predicates
+are evaluated per thread in three-valued logic: `true || unknown` is true) do not take part, and a
+pair whose conditions contradict each other (`if (x < n)` writer, `if (x >= n)` reader, with x and n
+the same in both threads) is not a race.
 """,
         why_is_this_bad="""
 Without a barrier, nothing orders the two accesses: the reader may see the old or the new value,
@@ -391,14 +630,23 @@ out[i] = s[(threadIdx.x + 1) % blockDim.x];
 )
 def check_shared_race(ctx):
     conflicts = shared_conflicts(ctx)
+    ctx.not_checked["RACE001"] = conflicts["not_checked"]["RACE001"]
     by_position: dict = {}
-    for c in conflicts["block"]:
+    for c in conflicts["block"] + conflicts["lanes"]:
         by_position.setdefault(ctx.position(c.second.instruction), []).append(c)
     for position, group in sorted(by_position.items(), key=lambda kv: (kv[0][1] or 0, kv[0][2] or 0)):
+        group.sort(key=lambda x: x.same_warp)  # a pair of warps first
         c = group[0]
         a, b = c.first.instruction, c.second.instruction
-        message = (f"shared-memory race ({c.hazard}): {_what(c.second)} at {where(b)} and {_what(c.first)} at "
-                   f"{where(a)} touch the same address from different warps with no barrier between")
+        if c.values is not None:
+            scope = (f"lanes {c.threads[0] % 32} and {c.threads[1] % 32} of warp {c.threads[0] // 32}" if c.same_warp
+                     else f"threads {c.threads[0]} and {c.threads[1]} (different warps)")
+            v1, v2 = (_value_text(ctx, v) for v in c.values)
+            message = (f"shared-memory race (WAW): {scope} write different values ({v1} and {v2}) to "
+                       f"{_offset_text(ctx, c)} in one execution of the store at {where(b)}")
+        else:
+            message = (f"shared-memory race ({c.hazard}): {_what(c.second)} at {where(b)} and {_what(c.first)} at "
+                       f"{where(a)} touch the same address from different warps with no barrier between")
         notes = conflict_notes(ctx, c)
         others = sorted({where(x.first.instruction) for x in group[1:]} - {where(a)})
         if others:
@@ -406,10 +654,25 @@ def check_shared_race(ctx):
         notes += sorted(set(c.first.notes) | set(c.second.notes)) + conflicts["notes"]
         fix = ("put `__syncthreads()` between the two accesses (for a write-after-read in a loop: a barrier "
                "after the reads as well as after the writes), or use an atomic")
+        if c.values is not None:
+            fix = ("give each thread its own address, let one thread store (or store a value that is the same in "
+                   "every thread), or pick the winner with an atomic (atomicMax, atomicCAS)")
         yield diagnostic(ctx, "RACE001", "error", b, message, notes, fix,
                          {"hazard": c.hazard, "threads": list(c.threads),
                           "lines": sorted({ctx.position(x.first.instruction)[1] for x in group} | {position[1]}),
-                          "ptx_lines": [a.ptx_line, b.ptx_line]})
+                          "ptx_lines": [a.ptx_line, b.ptx_line], "same_store": c.values is not None,
+                          **({"values": [_value_text(ctx, v) for v in c.values]} if c.values is not None else {})})
+
+
+def _offset_text(ctx, c: Conflict) -> str:
+    terms, byte = c.offset
+    names = {source_name(ctx.lanes.shared_symbols[s]) for s, _ in terms if s in ctx.lanes.shared_symbols}
+    return f"byte {byte} of `{', '.join(sorted(names))}`" if names else f"shared byte {byte}"
+
+
+def _value_text(ctx, value: tuple) -> str:
+    parts = [S.describe(v, ctx.lanes.table) for v in value]
+    return parts[0] if len(parts) == 1 else "{" + ", ".join(parts) + "}"
 
 
 def _what(site: SharedSite) -> str:

@@ -64,6 +64,10 @@ def _intrinsic(ins: Instruction) -> str:
 Finds `shfl.sync`, `vote.sync`, `match.sync`, `redux.sync` and `bar.warp.sync` (`__shfl_*_sync`,
 `__ballot_sync`, `__syncwarp` ...) whose member mask names lanes that may be inactive there: a full
 mask (`0xffffffff`) inside a branch that splits the warp, or after a thread-dependent early return.
+A branch on a value that is the same in every lane of a warp does not split it, even when computed
+from lane-dependent inputs: a shuffle from one lane (`__shfl_sync(mask, v, 0)`), a vote, a ballot,
+`__reduce_*_sync`, `__match_all_sync`. Intrinsics whose mask is only known at run time are counted
+as not checked.
 """,
         why_is_this_bad="""
 Every lane named in the mask must execute the same intrinsic with the same mask; otherwise the
@@ -99,7 +103,8 @@ def check_mask(ctx):
             continue  # every lane of the warp that reaches the kernel's start runs it
         mask = _known(ctx, ins, operand)
         if mask is None:
-            continue  # computed at run time (__activemask(), a ballot): not provably wrong
+            ctx.not_checked["SHFL001"] += 1  # computed at run time (__activemask(), a ballot): not checked
+            continue
         active, notes = ctx.lanes.collect(ctx.lanes.active, ins)
         missing = _named_inactive_lanes(mask, active)
         if not controls and not missing:

@@ -43,6 +43,7 @@ if (tid < 32) {
 )
 def check_warp_synchronous(ctx):
     conflicts = shared_conflicts(ctx)
+    ctx.not_checked["WARP001"] = conflicts["not_checked"]["WARP001"]
     block_pairs = {(id(c.first), id(c.second)) for c in conflicts["block"]}
     found = [c for c in conflicts["warp"] if (id(c.first), id(c.second)) not in block_pairs]
     if not found:

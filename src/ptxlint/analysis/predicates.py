@@ -1,0 +1,151 @@
+"""Three-valued predicates: one thread's predicate is true, false, or unknown.
+
+A predicate is a `symbolic.Value` that is 0 or 1: known ones are the constants 0 and 1, unknown
+ones are sums of boolean symbols (each 0 or 1). The complement of an unknown `p` is kept exactly as
+`1 - p`, so that `x < n` and `x >= n` are recognised as complements of one unknown, and logic
+short-circuits where one side is known: `true || unknown` is true, `false && unknown` is false.
+
+Literals and contradictions: a thread that runs an access under an unknown condition carries the
+literal (value, wanted) -- "this predicate had to be `wanted`". Two literals contradict when they
+ask one predicate value (the same symbolic value, so the same unknown in both threads) to be true
+and false at once.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+from . import symbolic as S
+
+TRUE = S.const(1)
+FALSE = S.const(0)
+
+Opaque = Callable[[tuple], tuple]  # key -> an unknown that is equal for equal keys
+
+
+def known_truth(v) -> Optional[bool]:
+    """True / False for a known predicate, None for an unknown one."""
+    if v[1]:
+        return None
+    return v[0] != 0
+
+
+def p_not(v):
+    """`not.pred` (and `!p`): exact, also for unknowns (1 - p)."""
+    if not v[1]:
+        return FALSE if v[0] != 0 else TRUE
+    return S.sub(TRUE, v)
+
+
+def complementary(a, b) -> bool:
+    """a is `not b` (both unknown): their sum is the constant 1."""
+    return bool(a[1]) and S.add(a, b) == TRUE
+
+
+def p_and(a, b, opaque: Opaque):
+    """`and.pred`: false when either side is false, the other side when one is true."""
+    ta, tb = known_truth(a), known_truth(b)
+    if ta is False or tb is False:
+        return FALSE
+    if ta is True:
+        return b if tb is None else TRUE
+    if tb is True:
+        return a
+    if a == b:
+        return a
+    if complementary(a, b):
+        return FALSE
+    return opaque(("pred-and",) + tuple(sorted((a, b))))
+
+
+def p_or(a, b, opaque: Opaque):
+    """`or.pred`: true when either side is true; `a || b` is `!(!a && !b)`, so that both share symbols."""
+    return p_not(p_and(p_not(a), p_not(b), opaque))
+
+
+def p_xor(a, b, opaque: Opaque):
+    """`xor.pred`: known when both sides are, else the other side or its complement when one is."""
+    ta, tb = known_truth(a), known_truth(b)
+    if ta is not None and tb is not None:
+        return TRUE if ta != tb else FALSE
+    if ta is not None:
+        return p_not(b) if ta else b
+    if tb is not None:
+        return p_not(a) if tb else a
+    if a == b:
+        return FALSE
+    if complementary(a, b):
+        return TRUE
+    return opaque(("pred-xor",) + tuple(sorted((a, b))))
+
+
+COMBINE = {"and": p_and, "or": p_or, "xor": p_xor}
+
+# integer comparisons written with `lt` (or `lo`) and `eq` only: x >= y is not (x < y), x > y is y < x
+# (not for floats: every ordered float comparison is false on a NaN, so `ge` is not `not lt` there)
+_CANONICAL = {
+    "lt": ("lt", False, False), "ge": ("lt", False, True), "gt": ("lt", True, False), "le": ("lt", True, True),
+    "lo": ("lo", False, False), "hs": ("lo", False, True), "hi": ("lo", True, False), "ls": ("lo", True, True),
+    "eq": ("eq", False, False), "ne": ("eq", False, True),
+}
+_UNSIGNED_ALIASES = {"lt": "lo", "le": "ls", "gt": "hi", "ge": "hs"}
+
+
+def canonical_compare(cmp: str, type_name: Optional[str], x, y, opaque: Opaque):
+    """An integer comparison of values whose difference is unknown, as one boolean unknown per
+    (comparison, operands) or its complement: `setp.ge x, n` is `1 - setp.lt x, n`. None for
+    comparisons this does not canonicalise (floats, unordered forms)."""
+    if not type_name or type_name[:1] not in "usb" or not type_name[1:].isdigit():
+        return None
+    unsigned = type_name[:1] in "ub"
+    if unsigned:
+        cmp = _UNSIGNED_ALIASES.get(cmp, cmp)
+    form = _CANONICAL.get(cmp)
+    if form is None:
+        return None
+    base, swap, negate = form
+    if swap:
+        x, y = y, x
+    if base == "eq":
+        x, y = sorted((x, y))
+    bits = type_name[1:]
+    value = opaque(("compare", base, bits, x, y))
+    return p_not(value) if negate else value
+
+
+def boolean_compare(cmp: str, x, y, is_boolean: Callable[[str], bool]):
+    """`x == k` / `x != k` where x = c + d*s for one boolean unknown s (nvcc's `selp 1, 0, p` then
+    `setp.ne r, 0`): s itself, its complement, or a constant. None when x is not of that form."""
+    if cmp not in ("eq", "ne") or not S.is_known(y) or len(x[1]) != 1:
+        if cmp in ("eq", "ne") and S.is_known(x) and len(y[1]) == 1:
+            x, y = y, x
+        else:
+            return None
+    (sym, d), = x[1]
+    if not is_boolean(sym):
+        return None
+    s = (0, ((sym, 1),))
+    k = y[0]
+    if k == x[0]:
+        equal = p_not(s)  # x == c exactly when s == 0
+    elif k == x[0] + d:
+        equal = s
+    else:
+        equal = FALSE
+    return p_not(equal) if cmp == "ne" else equal
+
+
+def literal(value, wanted: bool) -> tuple:
+    """The requirement `value == wanted` in a canonical form: (unknown value, wanted), the value
+    taken with its unit coefficient positive (1 - p wanted false is p wanted true)."""
+    if value[1] and value[1][0][1] < 0:
+        return (p_not(value), not wanted)
+    return (value, wanted)
+
+
+def contradict(literals_a, literals_b) -> bool:
+    """Can no run satisfy both sets of literals? True when one unknown must be both true and false."""
+    if not literals_a or not literals_b:
+        return False
+    wanted = dict(literals_a)
+    return any(wanted.get(v, w) != w for v, w in literals_b)

@@ -83,29 +83,25 @@ class Token:
 
 
 def _splice(text: str):
-    """Remove backslash-newlines; return (spliced text, offsets, lines) so that the original line
-    of spliced offset `o` is lines[bisect_right(offsets, o) - 1]."""
+    """Remove backslash-newlines; return (spliced text, offsets of the splices in it)."""
     if "\\" not in text:
-        return text, None, None
-    parts, offsets, lines = [], [0], [1]
-    pos, line, out_len = 0, 1, 0
+        return text, None
+    parts, offsets = [], [0]
+    pos, out_len = 0, 0
     for m in re.finditer(r"\\[ \t]*\r?\n", text):
         chunk = text[pos:m.start()]
         parts.append(chunk)
-        line += chunk.count("\n")
         out_len += len(chunk)
-        line += 1
         offsets.append(out_len)
-        lines.append(line)
         pos = m.end()
     parts.append(text[pos:])
-    return "".join(parts), offsets, lines
+    return "".join(parts), offsets
 
 
 def tokenize(text: str, path: str) -> list:
     """Tokens of one file, with `bol` set on the first token of each logical line."""
     text = text.replace("\r\n", "\n")
-    spliced, offsets, lines = _splice(text)
+    spliced, offsets = _splice(text)
     out = []
     line = 1
     bol = True
@@ -123,9 +119,8 @@ def tokenize(text: str, path: str) -> list:
             continue
         real_line = line
         if offsets is not None:
-            # spliced text: count newlines from the nearest splice point
-            k = bisect.bisect_right(offsets, m.start()) - 1
-            real_line = lines[k] + spliced.count("\n", offsets[k], m.start())
+            # each backslash-newline before the token was a line of its own
+            real_line += bisect.bisect_right(offsets, m.start()) - 1
         if kind == "raw":
             kind = STRING
         out.append(Token(kind, s, path, real_line, bol=bol, space=space))
@@ -396,21 +391,16 @@ class Preprocessor:
         expanded = self.expand(pre, region)
         from .launch_expr import evaluate_tokens
 
-        def lookup(name, tok):
+        def lookup(name):
             if name in ("true", "false"):
                 return int(name == "true")
-            if name == "__ptxlint_unknown__" or name_is_unknown(name) or tok.doubt:
+            if name == "__ptxlint_unknown__" or name_is_unknown(name):
                 raise Unknown(name)
             return 0
 
         try:
-            for t in expanded:
-                if t.doubt:
-                    return None
-            value = evaluate_tokens(expanded, lookup, preprocessor=True)
-        except Unknown:
-            return None
-        except SyntaxError:
+            value = evaluate_tokens(expanded, lookup)
+        except (Unknown, RecursionError):
             return None
         return bool(value) if isinstance(value, int) else None
 

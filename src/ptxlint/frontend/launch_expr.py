@@ -48,9 +48,9 @@ def tokens_text(tokens) -> str:
     return " ".join(t.text for t in tokens)
 
 
-def evaluate_tokens(tokens, lookup, preprocessor: bool = False):
+def evaluate_tokens(tokens, lookup):
     """Value of the expression made of `tokens`; `lookup(name)` gives a name's value or raises
-    Unknown. In `#if` (`preprocessor`) every value is an integer."""
+    Unknown. A token that carries a doubt (see cpp_preprocess) makes the value unknown."""
     for t in tokens:
         if t.doubt:
             raise Unknown(t.doubt)

@@ -39,7 +39,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .cpp_preprocess import IDENT, NUMBER, Token, Unknown, preprocess
+from .cpp_preprocess import IDENT, Token, Unknown, preprocess
 from .demangle import demangle, without_parameters
 from .launch_expr import Braces, as_block, evaluate_tokens, parse_int_literal, to_dim3
 
@@ -127,7 +127,6 @@ class Decl:
     loop_scoped: bool = False  # declared in a for-statement's header (lives across iterations)
     owner: object = None  # Function for params/tparams, Scope for namespace members
     enum_value: object = None  # for enumerators: (base decl or None, offset, tokens)
-    frame: object = None
     extra: dict = field(default_factory=dict)
 
 
@@ -162,7 +161,7 @@ class Function:
     outer_tparams: list  # template parameters of enclosing class templates (never bound)
     params: list  # Decl(kind="param")
     body: tuple  # (start, end): the braces' indices
-    defaults: list = field(default_factory=list)  # per tparam: token range of its default or None
+    param_words: set = field(default_factory=set)  # identifiers in the parameter list
 
 
 @dataclass(eq=False)
@@ -187,10 +186,6 @@ class Mod:
     rhs: Optional[tuple] = None  # (start, end)
 
 
-class _Evaluation(Exception):
-    pass
-
-
 class LaunchFinder:
     """Finds launches in one preprocessed translation unit."""
 
@@ -203,9 +198,9 @@ class LaunchFinder:
         self.functions: list = []
         self.templates_by_name: dict = {}  # unqualified name -> [Function]
         self.instantiations: dict = {}  # Function -> {binding key: binding}
-        self.deduced_calls: set = set()  # template Functions called without explicit arguments
         self.launches: list = []
         self._seen: set = set()
+        self._collecting = False
         self._evaluating: set = set()
         self._value_cache: dict = {}
 
@@ -283,13 +278,15 @@ class LaunchFinder:
     def run(self):
         self._decl_seq(0, self.n, "", [], ())
         self._walk_all()
-        return self.launches
+        return [launch for _, _, launch in sorted(self.launches, key=lambda x: x[:2])]
 
     def _decl_seq(self, start, end, prefix, outer_tparams, namespace_path):
         """Declarations of a file, namespace or class body."""
         i = start
         toks = self.toks
         while i < end:
+            while i + 1 < end and toks[i].text in ("public", "private", "protected") and toks[i + 1].text == ":":
+                i += 2
             h = i
             # collect a header up to ';' or a block '{'
             k = i
@@ -500,11 +497,16 @@ class LaunchFinder:
             if idents and e - a >= 2 and idents[-1] == e - 1:
                 params.append(Decl(toks[e - 1].text, "param", e - 1))
         fn = Function(q[-1], qualified, lookup_prefix, tparams, list(outer_tparams), params, (open_, close))
+        fn.param_words = {t.text for t in toks[paren + 1:pclose] if t.kind == IDENT}
         for d in tparams + params:
             d.owner = fn
         self.functions.append(fn)
         if tparams:
             self.templates_by_name.setdefault(fn.name, []).append(fn)
+
+    def _in_parameters(self, fn, name):
+        """Does the template parameter `name` appear in `fn`'s function parameters (deducible)?"""
+        return name in fn.param_words
 
     def _skip_attrs(self, h, k):
         while h < k and self.toks[h].text == "[" and h + 1 < k and self.toks[h + 1].text == "[":
@@ -544,7 +546,6 @@ class LaunchFinder:
                     local_node.decls.append(d2)
                 else:
                     self.registry.setdefault(f"{prefix}::{nm}" if prefix else nm, []).append(d)
-        return
 
     def _namespace_statement(self, h, k, prefix):
         """A declaration at namespace or class scope: constants, aliases, using-directives."""
@@ -679,36 +680,41 @@ class LaunchFinder:
 
     # ---- pass 2: walk function bodies
     def _walk_all(self):
-        plain = [f for f in self.functions if not f.tparams]
-        for f in plain:
-            self._walk(f, None)
+        """Walk every function body. Function templates are walked once per binding of their
+        template parameters that the translation unit instantiates; the bindings are collected
+        first (walks that record no launch, until no new binding appears), then the launches."""
+        templates = [f for f in self.functions if f.tparams]
+        self._collecting = True
+        for f in self.functions:
+            if not f.tparams:
+                self._walk(f, None)
         done: dict = {}
-        for _round in range(4):
+        for _round in range(6):
             progress = False
-            for f in self.functions:
-                if not f.tparams:
-                    continue
+            for f in templates:
                 walked = done.setdefault(id(f), set())
-                bindings = self.instantiations.get(id(f), {})
-                todo = [(key, b) for key, b in bindings.items() if key not in walked]
-                if not bindings or id(f) in self.deduced_calls:
-                    if None not in walked:
-                        todo.append((None, None))
-                for key, b in todo[:MAX_BINDINGS_PER_TEMPLATE]:
-                    walked.add(key)
-                    self._walk(f, b)
-                    progress = True
+                for key, b in list(self.instantiations.get(id(f), {}).items())[:MAX_BINDINGS_PER_TEMPLATE]:
+                    if key not in walked:
+                        walked.add(key)
+                        self._walk(f, b)
+                        progress = True
             if not progress:
                 break
+        self._collecting = False
+        for f in self.functions:
+            if not f.tparams:
+                self._walk(f, None)
+                continue
+            bindings = list(self.instantiations.get(id(f), {}).values())[:MAX_BINDINGS_PER_TEMPLATE]
+            for b in bindings or [None]:
+                self._walk(f, b)
 
-    def _walk(self, fn: Function, binding, parent=None, lambda_pos=0, params=None):
+    def _walk(self, fn: Function, binding):
         start, end = fn.body
         root = Node("block", start, end + 1)
         self._statements(start + 1, end, root)
-        frame = Frame(fn, root, binding, parent, lambda_pos)
+        frame = Frame(fn, root, binding)
         frame.mods = self._modifications(start + 1, end)
-        for p in (params if params is not None else fn.params):
-            p.frame = frame
         self._visit(frame, root, [])
 
     def _statements(self, i, end, parent):
@@ -959,8 +965,6 @@ class LaunchFinder:
         lam.chain = chain  # enclosing block nodes in the parent frame
         self._statements(open_ + 1, close, lam.root)
         lam.mods = self._modifications(open_ + 1, close)
-        for p in params:
-            p.frame = lam
         self._visit(lam, lam.root, [])
 
     # ---- name lookup
@@ -1340,9 +1344,6 @@ class LaunchFinder:
         # a fallthrough from the statements before the label would bring other values
         if j >= 0 and body.children[j].kind not in ("jump",) and not self._ends_with_jump(body.children[j]):
             return None
-        for c in body.children[k - (1 if holder.kind != "case" else 0) + 1: k]:
-            pass
-        # statements between the label and the use that jump out do not matter; labels do
         a, b = labels[0].head
         try:
             return self._evaluate(dframe, [body], a, b, labels[0].start, (), None)
@@ -1428,10 +1429,9 @@ class LaunchFinder:
                 q -= 1
             if q < s:
                 return None
-            inner_end = k if toks[k].text == ">" else k  # `>>` closes a nested list too
-            targs = self._split_commas(q + 1, inner_end, angles=True)
             if toks[k].text == ">>":
-                return None  # k<A<int>> form: the inner list ends inside; rare, not read
+                return None  # `k<A<int>><<<`: two lists close at once; rare, not read
+            targs = self._split_commas(q + 1, k, angles=True)
             k = q - 1
         if k < s or toks[k].kind != IDENT:
             return None
@@ -1549,6 +1549,8 @@ class LaunchFinder:
         return names[-1].text, "::".join(quals), targs
 
     def _record(self, frame, chain, first, name, qual, targs, arg, how, what):
+        if self._collecting:
+            return
         toks = self.toks
         tok = toks[first]
         region = tok.region
@@ -1565,13 +1567,16 @@ class LaunchFinder:
             block, why = None, str(e) or "not a compile-time value"
         except RecursionError:
             block, why = None, "the expression is too deeply nested"
+        if why is not None and arg is not None:
+            why = f"{'configuration' if what == 'config' else 'block'} argument " \
+                  f"`{_type_text(toks[arg[0]:arg[1]])}`: {why}"
         args = None
         if targs is not None:
             args = tuple(self._template_arg(frame, chain, a, b, first, region) for a, b in targs)
         launch = Launch(name, args, block, tok.path, tok.line, how, why, qual)
         if launch not in self._seen:
             self._seen.add(launch)
-            self.launches.append(launch)
+            self.launches.append((first, len(self.launches), launch))
 
     def _block_value(self, frame, chain, a, b, pos, region):
         text = " ".join(t.text for t in self.toks[a:b])
@@ -1608,7 +1613,7 @@ class LaunchFinder:
                     return v
             if decl is not None and decl.kind == "type":
                 return decl.type_text
-        return _type_text(toks[a:b])
+        return _arg_text(toks[a:b])
 
     # ---- template instantiations
     def _template_call(self, frame, i, e, chain):
@@ -1620,12 +1625,14 @@ class LaunchFinder:
                 self._record_call(name, i + 1, c, frame, chain, None)
                 return
         if i + 1 < e and toks[i + 1].text == "(":
-            for fn in self.templates_by_name.get(name, []):
-                self.deduced_calls.add(id(fn))
+            self._record_call(name, None, None, frame, chain, None)
 
     def _record_call(self, name, lt, gt, frame, chain, prefix):
+        """A call `name<args>(...)` (lt, gt: the angle brackets; None for `name(...)`) of a function
+        template: the binding of its template parameters it instantiates."""
         toks = self.toks
-        pieces = self._split_commas(lt + 1, gt, angles=True)
+        pieces = self._split_commas(lt + 1, gt, angles=True) if lt is not None else []
+        site = lt if lt is not None else 0
         for fn in self.templates_by_name.get(name, []):
             if len(pieces) > len(fn.tparams):
                 continue
@@ -1636,19 +1643,21 @@ class LaunchFinder:
                     rng, fr, ch = (a, b), frame, chain
                 else:
                     default = d.extra.get("default")
-                    if default is None:
+                    if default is None or self._in_parameters(fn, d.name):
+                        # deduced from the call's arguments (or a default the deduction overrides)
                         binding[d.name] = Unknown(f"`{d.name}` of `{fn.name}` is deduced from the arguments")
                         continue
                     rng, fr, ch = default, None, []
                 if d.type_text == "type":
-                    binding[d.name] = self._template_arg(fr, ch, rng[0], rng[1], lt, toks[lt].region) \
+                    binding[d.name] = self._template_arg(fr, ch, rng[0], rng[1], site, toks[rng[0]].region) \
                         if fr is not None else _type_text(toks[rng[0]:rng[1]])
                     continue
                 try:
                     if fr is None:
-                        v = self._evaluate(None, [], rng[0], rng[1], lt, toks[lt].region, prefix or fn.prefix)
+                        v = self._evaluate(None, [], rng[0], rng[1], rng[0], toks[rng[0]].region,
+                                           prefix or fn.prefix)
                     else:
-                        v = self._evaluate(fr, ch, rng[0], rng[1], lt, toks[lt].region, None)
+                        v = self._evaluate(fr, ch, rng[0], rng[1], site, toks[rng[0]].region, None)
                     binding[d.name] = v if isinstance(v, int) else Unknown(f"`{d.name}` is not an integer")
                 except Unknown as err:
                     binding[d.name] = Unknown(f"`{d.name}` of `{fn.name}` is instantiated with a value "
@@ -1737,6 +1746,18 @@ def _checked_block(block, text):
     return block
 
 
+def _arg_text(tokens) -> str:
+    """A template argument as text: a type as `_type_text` writes it, an expression spaced."""
+    if all(t.kind == IDENT or t.text in ("::", "<", ">", "*", "&", ",") for t in tokens):
+        return _type_text(tokens)
+    out = ""
+    for t in tokens:
+        if out and not out.endswith(("(", "[", "::")) and t.text not in (")", "]", "(", "[", ",", "::"):
+            out += " "
+        out += t.text
+    return out
+
+
 def _type_text(tokens) -> str:
     """A type or expression as text: words separated by one space, `*`/`&` attached, no spaces
     around `::`, `<` and `>`."""
@@ -1746,11 +1767,13 @@ def _type_text(tokens) -> str:
         s = t.text
         if not out:
             out = s
-        elif s in ("*", "&", "&&", ",", ">", "::", "<") or prev in ("::", "<"):
-            out += s if s != "," else ", "
+        elif s == ",":
+            out += ", "
+        elif s in ("*", "&", "&&", ">", "::", "<", "(", ")", "[", "]") or prev in ("::", "<", "(", "[", ", "):
+            out += s
         else:
             out += " " + s
-        prev = s
+        prev = s if s != "," else ", "
     return out
 
 

@@ -1158,7 +1158,7 @@ class LaunchFinder:
             if m.kind == "address":
                 raise Unknown(f"the address of `{name}` is taken at line {line}")
             if m not in straight:
-                raise Unknown(f"`{name}` is assigned at line {line} in a branch the launch is not in")
+                raise Unknown(f"`{name}` is assigned at line {line} in a branch or loop the launch is not in")
             value = self._apply(m, value, dframe, dchain_at(self, dframe, m), decl)
         if isinstance(value, Unknown):
             raise value

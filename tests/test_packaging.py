@@ -43,6 +43,7 @@ def test_wheel_contains_the_grammar_and_finds_it_when_installed(wheel, tmp_path)
     with zipfile.ZipFile(wheel) as zf:
         assert "ptxlint/grammars/ptx.lark" in zf.namelist()
         assert zf.read("ptxlint/grammars/ptx.lark") == (REPO / "grammars" / "ptx.lark").read_bytes()
+        assert zf.read("ptxlint/grammars/launch.lark") == (REPO / "grammars" / "launch.lark").read_bytes()
     target = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(wheel)],
                    check=True, capture_output=True)

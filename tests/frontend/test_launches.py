@@ -1,0 +1,557 @@
+"""Launch discovery in host code: the block shape of each launch, its line, and which PTX
+function (real nvcc-mangled names) it launches."""
+
+from pathlib import Path
+
+import pytest
+
+from ptxlint.frontend.grammar_file import grammar_path
+from ptxlint.frontend.launches import Launch, canonical_type, find_launches, launches_for_function
+from ptxlint.frontend.parser import parse_ptx_file
+from support import REPO, SAMPLES, VALIDATION
+
+DATA = Path(__file__).parent / "data" / "launches"
+
+
+def launches(text, name="k.cu", **kw):
+    return find_launches(name, text=text, **kw)
+
+
+def shapes(text, **kw):
+    """{line: block} of the launches in `text`."""
+    return {l.line: l.block for l in launches(text, **kw)}
+
+
+def only(text, **kw):
+    found = launches(text, **kw)
+    assert len(found) == 1, found
+    return found[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# <<<grid, block>>> and the values the block argument can take
+
+def test_literals_arithmetic_and_casts():
+    src = """__global__ void k(float *x);
+void run(float *x, int n) {
+    k<<<n / 256, 256>>>(x);
+    k<<<1, 4 * 32 + (1 << 5)>>>(x);
+    k<<<1, (int)(512u >> 1) % 1000>>>(x);
+    k<<<1, n > 0 ? 64 : 64>>>(x);
+    k<<<1, static_cast<unsigned>(2 * 16)>>>(x);
+}"""
+    assert shapes(src) == {3: (256, 1, 1), 4: (160, 1, 1), 5: (256, 1, 1), 6: None, 7: (32, 1, 1)}
+
+
+def test_ternary_with_run_time_condition_is_unknown_and_says_why():
+    src = "__global__ void k();\nvoid run(int n) {\n  k<<<1, n > 100 ? 256 : 128>>>();\n}"
+    launch = only(src)
+    assert launch.block is None and launch.line == 3
+    assert "`n` is a parameter of `run`" in launch.unknown_because
+
+
+def test_defines_constants_enums_and_class_statics():
+    src = """#define BLOCK 256
+#define HALF (BLOCK / 2)
+const int kThreads = 64;
+static const unsigned kWarp = 32;
+namespace cfg {
+constexpr int kTile = 16;
+struct Traits { static constexpr int kRows = 8; static const int kCols = 4; };
+enum { kSmall = 2, kNext };
+enum class Dim : int { Wide = 512 };
+}
+__global__ void k();
+void run() {
+    k<<<1, BLOCK>>>();
+    k<<<1, HALF>>>();
+    k<<<1, kThreads>>>();
+    k<<<1, kWarp * 2>>>();
+    k<<<1, dim3(cfg::kTile, cfg::kTile)>>>();
+    k<<<1, dim3(cfg::Traits::kRows, cfg::Traits::kCols)>>>();
+    k<<<1, cfg::kNext * 32>>>();
+    k<<<1, (int)cfg::Dim::Wide>>>();
+    constexpr int local = 3 * 32;
+    k<<<1, local>>>();
+}"""
+    assert shapes(src) == {13: (256, 1, 1), 14: (128, 1, 1), 15: (64, 1, 1), 16: (64, 1, 1), 17: (16, 16, 1),
+                           18: (8, 4, 1), 19: (96, 1, 1), 20: (512, 1, 1), 22: (96, 1, 1)}
+
+
+def test_dim3_forms():
+    src = """__global__ void k();
+void run() {
+    dim3 a(32, 8);
+    dim3 b = dim3(16, 4, 2);
+    dim3 c{8, 8};
+    const dim3 one(1), b128(128);
+    dim3 d;
+    d.x = 64;
+    d.y = 2;
+    k<<<1, a>>>();
+    k<<<1, b>>>();
+    k<<<1, c>>>();
+    k<<<1, b128>>>();
+    k<<<1, d>>>();
+    k<<<1, {4, 4, 4}>>>();
+    k<<<1, dim3(64)>>>();
+    k<<<one, a.x * 2>>>();
+}"""
+    assert shapes(src) == {10: (32, 8, 1), 11: (16, 4, 2), 12: (8, 8, 1), 13: (128, 1, 1), 14: (64, 2, 1),
+                           15: (4, 4, 4), 16: (64, 1, 1), 17: (64, 1, 1)}
+
+
+def test_plain_int_variable_with_straight_line_assignments():
+    src = """__global__ void k();
+void run(int n) {
+    int threads = 128;
+    threads *= 2;
+    int blocks = (n + threads - 1) / threads;
+    k<<<blocks, threads>>>();
+    threads = 64;
+    if (n) {
+        threads += 32;
+        k<<<blocks, threads>>>();
+    }
+}"""
+    assert shapes(src) == {6: (256, 1, 1), 10: (96, 1, 1)}
+
+
+def test_four_argument_form_and_a_launch_over_several_lines():
+    src = """__global__ void k(float *x);
+void run(float *x, cudaStream_t s) {
+    const int threads = 512;
+    k<<<
+        1,
+        threads,
+        threads * sizeof(float),
+        s>>>(x);
+}"""
+    launch = only(src)
+    assert (launch.block, launch.line, launch.how) == ((512, 1, 1), 4, "<<<>>>")
+
+
+def test_namespaced_kernel_keeps_its_qualifier_apart():
+    src = """namespace a { namespace b { __global__ void k(); } }
+void run() {
+    a::b::k<<<1, 64>>>();
+    ::a::b::k<<<1, 32>>>();
+}"""
+    first, second = launches(src)
+    assert (first.kernel, first.qualifier, first.block) == ("k", "a::b", (64, 1, 1))
+    assert (second.kernel, second.qualifier, second.block) == ("k", "a::b", (32, 1, 1))
+
+
+def test_invalid_block_shape_is_not_used():
+    launch = only("__global__ void k();\nvoid run() { k<<<1, 2048>>>(); }")
+    assert launch.block is None and "not a valid block shape" in launch.unknown_because
+
+
+# ---------------------------------------------------------------------------------------------
+# The launch API
+
+def test_cuda_launch_kernel_and_cooperative():
+    src = """template <typename T, int B> __global__ void k(T *x);
+__global__ void plain(float *x);
+void run(float *x, cudaStream_t s) {
+    void *args[] = {&x};
+    dim3 block(128);
+    cudaLaunchKernel((void *)k<float, 256>, dim3(4), dim3(256), args, 0, s);
+    cudaLaunchKernel(plain, dim3(4), block, args);
+    cudaLaunchCooperativeKernel((const void *)&plain, 4, 32 * 2, args, 0, s);
+    cudaLaunchKernel(reinterpret_cast<const void *>(plain), 1, block.x / 2, args);
+}"""
+    found = launches(src)
+    assert [(l.kernel, l.template_args, l.block, l.line, l.how) for l in found] == [
+        ("k", ("float", "256"), (256, 1, 1), 6, "cudaLaunchKernel"),
+        ("plain", None, (128, 1, 1), 7, "cudaLaunchKernel"),
+        ("plain", None, (64, 1, 1), 8, "cudaLaunchCooperativeKernel"),
+        ("plain", None, (64, 1, 1), 9, "cudaLaunchKernel"),
+    ]
+
+
+def test_cuda_launch_kernel_ex_reads_the_config_block_dim():
+    src = """__global__ void k(float *x);
+void run(float *x, int n) {
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(n);
+    cfg.blockDim = dim3(32, 4);
+    cfg.dynamicSmemBytes = 0;
+    cudaLaunchKernelEx(&cfg, k, x);
+    cudaLaunchConfig_t agg = {dim3(n), dim3(64), 0, 0};
+    cudaLaunchKernelEx(&agg, k, x);
+    cudaLaunchConfig_t des = {.gridDim = dim3(1), .blockDim = 96};
+    cudaLaunchKernelEx(&des, k, x);
+    cudaLaunchConfig_t later = {};
+    cudaLaunchKernelEx(&later, k, x);
+}"""
+    found = launches(src)
+    assert [(l.line, l.block, l.how) for l in found][:3] == [
+        (7, (32, 4, 1), "cudaLaunchKernelEx"), (9, (64, 1, 1), "cudaLaunchKernelEx"),
+        (11, (96, 1, 1), "cudaLaunchKernelEx")]
+    assert found[3].block is None and "blockDim" in found[3].unknown_because
+
+
+# ---------------------------------------------------------------------------------------------
+# Branches: switch/case, if (v == N)
+
+def test_switch_case_gives_the_switch_variable_the_case_value():
+    src = """template <typename T, int B> __global__ void reduce(T *x);
+void run(float *x, int threads) {
+    switch (threads) {
+    case 512:
+        reduce<float, 512><<<1, threads>>>(x);
+        break;
+    case 256: reduce<float, 256><<<1, threads>>>(x); break;
+    case 128:
+    case 64:
+        reduce<float, 64><<<1, threads>>>(x);
+        break;
+    default:
+        reduce<float, 32><<<1, threads>>>(x);
+    }
+}"""
+    found = {l.line: l for l in launches(src)}
+    assert found[5].block == (512, 1, 1) and found[5].template_args == ("float", "512")
+    assert found[7].block == (256, 1, 1)
+    assert found[10].block is None  # two case labels: 128 or 64
+    assert found[13].block is None  # default: any other value
+
+
+def test_switch_fallthrough_from_a_previous_case_is_unknown():
+    src = """__global__ void k();
+void run(int t) {
+    switch (t) {
+    case 64: k<<<1, 32>>>();
+    case 128: k<<<1, t>>>(); break;
+    }
+}"""
+    assert shapes(src) == {4: (32, 1, 1), 5: None}
+
+
+def test_if_equality_gives_the_value_in_its_then_branch():
+    src = """__global__ void k();
+void run(int t) {
+    if (t == 128) k<<<1, t>>>();
+    else k<<<1, t>>>();
+}"""
+    assert shapes(src) == {3: (128, 1, 1), 4: None}
+
+
+# ---------------------------------------------------------------------------------------------
+# Template parameters of the enclosing function template
+
+def test_function_template_parameter_from_explicit_instantiations():
+    src = """template <int B> __global__ void k(float *x);
+template <int B, typename T = float>
+void launch(T *x) { k<B><<<1, B>>>(x); }
+template <int W = 4>
+void byWarps(float *x) { k<W * 32><<<1, W * 32>>>(x); }
+void run(float *x) {
+    launch<128>(x);
+    launch<256, float>(x);
+    byWarps(x);
+}
+template void launch<64>(float *);"""
+    found = sorted((l.line, l.template_args, l.block) for l in launches(src))
+    assert found == [(3, ("128",), (128, 1, 1)), (3, ("256",), (256, 1, 1)), (3, ("64",), (64, 1, 1)),
+                     (5, ("128",), (128, 1, 1))]  # byWarps(x): W is its default, 4
+
+
+def test_function_template_never_instantiated_explicitly_is_unknown():
+    src = "template <int B> __global__ void k();\ntemplate <int B> void launch() { k<B><<<1, B>>>(); }\n"
+    launch = only(src)
+    assert launch.block is None and "template parameter" in launch.unknown_because
+    assert launch.template_args == ("B",)
+
+
+def test_nested_function_templates():
+    src = """template <int B> __global__ void k();
+template <int B> void inner() { k<B><<<1, B>>>(); }
+template <int W> void outer() { inner<W * 32>(); }
+void run() { outer<2>(); }"""
+    launch = only(src)
+    assert launch.block == (64, 1, 1) and launch.template_args == ("64",)
+
+
+# ---------------------------------------------------------------------------------------------
+# Run-time values: block None with the reason
+
+@pytest.mark.parametrize("body, reason", [
+    ("k<<<1, threads>>>();", "`threads` is a parameter of `run`"),
+    ("int t = 64; if (threads > 1) t = 128; k<<<1, t>>>();", "`t` is assigned at line"),
+    ("int t = 32; for (int i = 0; i < 3; i++) { k<<<1, t>>>(); t *= 2; }", "inside the loop"),
+    ("for (int t = 32; t <= 1024; t *= 2) k<<<1, t>>>();", "inside the loop"),
+    ("int g, t = 256; cudaOccupancyMaxPotentialBlockSize(&g, &t, k); k<<<g, t>>>();",
+     "the address of `t` is taken"),
+    ("int t = atoi(\"32\"); k<<<1, t>>>();", "a call to `atoi`"),
+    ("int sizes[] = {32, 64}; k<<<1, sizes[1]>>>();", "an array element"),
+    ("k<<<1, gThreads>>>();", "`gThreads` is a non-const global variable"),
+    ("k<<<1, blockDim.x>>>();", "`blockDim` is not a compile-time value"),
+])
+def test_run_time_values_are_unknown_with_a_reason(body, reason):
+    src = f"__global__ void k();\nint gThreads = 64;\nvoid run(int threads) {{\n    {body}\n}}\n"
+    launch = only(src)
+    assert launch.block is None, launch
+    assert reason in launch.unknown_because, launch.unknown_because
+    assert launch.line == 4
+
+
+def test_assignment_after_the_launch_does_not_matter_outside_loops():
+    src = "__global__ void k();\nvoid run() {\n  int t = 64;\n  k<<<1, t>>>();\n  t = 128;\n}"
+    assert shapes(src) == {4: (64, 1, 1)}
+
+
+def test_assignment_in_the_loop_before_the_launch_is_taken():
+    src = """__global__ void k();
+void run(int n) {
+    int t = 32;
+    for (int i = 0; i < n; i++) {
+        t = 64;
+        k<<<1, t>>>();
+        t = 1;
+    }
+}"""
+    assert shapes(src) == {6: (64, 1, 1)}
+
+
+# ---------------------------------------------------------------------------------------------
+# Scopes
+
+def test_nearest_declaration_before_the_launch_wins():
+    src = """__global__ void k();
+const int T = 32;
+namespace n { const int T = 64; void f() { k<<<1, T>>>(); } }
+void run(int c) {
+    k<<<1, T>>>();
+    const int T = 128;
+    k<<<1, T>>>();
+    {
+        const int T = 256;
+        k<<<1, T>>>();
+    }
+    k<<<1, T>>>();
+    if (c) { int T = c; k<<<1, T>>>(); }
+}"""
+    s = shapes(src)
+    assert s[3] == (64, 1, 1)
+    assert s[5] == (32, 1, 1)
+    assert s[7] == (128, 1, 1)
+    assert s[10] == (256, 1, 1)
+    assert s[12] == (128, 1, 1)
+    assert s[13] is None  # the inner run-time T hides the constant
+
+
+def test_member_function_sees_its_class_constants():
+    src = """__global__ void k();
+struct Runner {
+    static constexpr int kBlock = 192;
+    void go() { k<<<1, kBlock>>>(); }
+    void later();
+};
+void Runner::later() { k<<<1, kBlock / 2>>>(); }
+template <int B> struct Tmpl { void go() { k<<<1, B>>>(); } };"""
+    found = launches(src)
+    assert [l.block for l in found] == [(192, 1, 1), (96, 1, 1), None]
+    assert "template parameter" in found[2].unknown_because
+
+
+def test_lambda_sees_constants_and_its_parameters_are_unknown():
+    src = """__global__ void k();
+void run() {
+    const int threads = 128;
+    auto go = [&](int n) {
+        k<<<1, threads>>>();
+        k<<<1, n>>>();
+    };
+    go(1);
+    int changed = 32;
+    auto later = [&]() { k<<<1, changed>>>(); };
+    changed = 64;
+    later();
+}"""
+    found = launches(src)
+    assert [(l.line, l.block) for l in found] == [(5, (128, 1, 1)), (6, None), (10, None)]
+    assert "parameter of `a lambda`" in found[1].unknown_because
+    assert "captured by a lambda" in found[2].unknown_because
+
+
+# ---------------------------------------------------------------------------------------------
+# Preprocessor: macros, conditions, headers
+
+def test_launch_written_through_a_macro_is_at_the_invocation_line():
+    src = """#define LAUNCH(kern, g, b, ...) do { kern<<<(g), (b)>>>(__VA_ARGS__); } while (0)
+#define TILE 16
+#define CAT(a, b) a##b
+__global__ void transpose(float *x);
+void run(float *x) {
+    const dim3 block(TILE, TILE);
+    LAUNCH(transpose, 1,
+           block, x);
+    transpose<<<1, CAT(TI, LE) * 2>>>(x);
+}"""
+    found = launches(src)
+    assert [(l.kernel, l.line, l.block) for l in found] == [("transpose", 7, (16, 16, 1)), ("transpose", 9, (32, 1, 1))]
+
+
+def test_if_branches_known_and_unknown():
+    src = """#define USE_WIDE 1
+#if USE_WIDE
+#define BLOCK 512
+#else
+#define BLOCK 128
+#endif
+#ifdef _WIN32
+#define OTHER 64
+#else
+#define OTHER 32
+#endif
+#ifndef NOT_DEFINED_ANYWHERE
+#define DEFAULTED 96
+#endif
+__global__ void k();
+void run() {
+    k<<<1, BLOCK>>>();
+    k<<<1, OTHER>>>();
+    k<<<1, DEFAULTED>>>();
+}"""
+    found = {l.line: l for l in launches(src)}
+    assert found[17].block == (512, 1, 1)
+    assert found[18].block is None and "preprocessor condition" in found[18].unknown_because
+    assert found[19].block == (96, 1, 1)
+
+
+def test_command_line_defines_win_over_defaults():
+    src = "#ifndef BLOCK\n#define BLOCK 256\n#endif\n__global__ void k();\nvoid run() { k<<<1, BLOCK>>>(); }\n"
+    assert only(src).block == (256, 1, 1)
+    assert only(src, defines={"BLOCK": "64"}).block == (64, 1, 1)
+
+
+def test_launches_in_a_header_and_constants_from_headers(tmp_path):
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "sizes.h").write_text("#pragma once\nconstexpr int kRows = 8;\n#define COLS 32\n")
+    (tmp_path / "launch.cuh").write_text(
+        '#pragma once\n#include "sizes.h"\n__global__ void k(float *x);\n'
+        "inline void launchK(float *x)\n{\n    k<<<1, dim3(COLS, kRows)>>>(x);\n}\n")
+    cu = tmp_path / "main.cu"
+    cu.write_text('#include "launch.cuh"\n#include <sizes.h>\n#include "launch.cuh"\n'
+                  "void run(float *x) { k<<<2, COLS * 2>>>(x); }\n")
+    found = find_launches(str(cu), include_dirs=[tmp_path / "inc"])
+    assert [(Path(l.path).name, l.line, l.block) for l in found] == [
+        ("launch.cuh", 6, (32, 8, 1)), ("main.cu", 4, (64, 1, 1))]
+
+
+def test_missing_header_is_not_an_error(tmp_path):
+    cu = tmp_path / "main.cu"
+    cu.write_text('#include "nowhere.h"\n__global__ void k();\nvoid run() { k<<<1, 64>>>(); }\n')
+    assert [l.block for l in find_launches(str(cu))] == [(64, 1, 1)]
+
+
+@pytest.mark.parametrize("text", [
+    "void f() { k<<<1, 64>>>(); ",  # unclosed function
+    "}} void f() { k<<<1, >>>(); }",
+    "#if\n#endif\n#else\nvoid f() { ((( }",
+    "template <int> void f() { k<<<1, 64",
+    "#define F(x x\nF(1)\nvoid g() { F(2); }",
+    'const char *s = "<<<1, 2>>>"; /* k<<<1,2>>>() */ // k<<<3,4>>>()',
+    "void f() { auto l = [&] { k<<<1, 32>>>(); } }",
+])
+def test_broken_code_does_not_raise(text):
+    result = launches(text)
+    assert all(isinstance(l, Launch) for l in result)
+    assert not any(l.block == (2, 1, 1) or l.block == (4, 1, 1) for l in result)  # comments, strings
+
+
+# ---------------------------------------------------------------------------------------------
+# Matching launches with PTX functions (names from nvcc)
+
+@pytest.fixture(scope="module")
+def template_pair():
+    found = find_launches(str(DATA / "templates.cu"))
+    module = parse_ptx_file(str(DATA / "templates.sm_90.ptx"))
+    return found, {k.name: k for k in module.kernels}
+
+
+@pytest.mark.parametrize("mangled, expected", [
+    ("_ZN4blas5scaleIfLi256EEEvPT_S1_i", [(29, (256, 1, 1))]),  # scale<float, 256>; not blockFor(8)
+    ("_ZN4blas5scaleIfLi128EEEvPT_S1_i", [(30, (128, 1, 1))]),
+    ("_ZN4blas5scaleIiLi256EEEvPT_S1_i", [(31, (256, 1, 1))]),  # written 256u
+    ("_ZN4blas5scaleI6__halfLi64EEEvPT_S2_i", [(32, (64, 1, 1))]),  # written half
+    ("_ZN4blas5scaleIjLi32EEEvPT_S1_i", [(33, (32, 1, 1))]),  # written uint32_t
+    ("_Z4fillILj512ELb1EEvPi", [(35, (512, 1, 1))]),  # fill<512u, true>
+    ("_Z4fillILj64ELb0EEvPi", [(25, (64, 1, 1))]),  # through runFill<64>
+    ("_Z4fillILj96ELb0EEvPi", [(25, (96, 1, 1))]),
+    ("_Z6copy2dIPKfEvPKT_PS2_", [(38, (16, 16, 1))]),  # copy2d<float const*>
+    ("_Z6copy2dIfEvPKT_PS0_", [(41, (32, 1, 1))]),  # switch case
+])
+def test_launches_match_their_template_instance(template_pair, mangled, expected):
+    found, kernels = template_pair
+    assert mangled in kernels  # the name is nvcc's
+    assert [(l.line, l.block) for l in launches_for_function(mangled, found)] == expected
+
+
+def test_every_instance_in_the_ptx_has_its_launch_and_the_unreadable_one_has_none(template_pair):
+    found, kernels = template_pair
+    matched = {id(l) for name in kernels for l in launches_for_function(name, found)}
+    unmatched = [l for l in found if id(l) not in matched]
+    # blockFor(8) is 256 when compiled, but ptxlint cannot evaluate it: applied to no instance
+    assert [(l.line, l.template_args) for l in unmatched] == [(34, ("float", "blockFor(8)"))]
+
+
+def test_matching_is_strict_when_unsure():
+    def launch(kernel, args, qual=""):
+        return Launch(kernel, args, (64, 1, 1), "k.cu", 1, "<<<>>>", None, qual)
+
+    scale_256 = "_ZN4blas5scaleIfLi256EEEvPT_S1_i"
+    assert launches_for_function(scale_256, [launch("scale", ("float", "B"))]) == []  # unevaluated value
+    assert launches_for_function(scale_256, [launch("scale", ("T", "256"))]) == []  # unknown type name
+    assert launches_for_function(scale_256, [launch("scale", None)]) == []  # deduced arguments
+    assert launches_for_function(scale_256, [launch("scale", ("float",))]) == []  # fewer arguments
+    assert launches_for_function(scale_256, [launch("scale", ("float", "256"), "other")]) == []
+    assert launches_for_function(scale_256, [launch("scale", ("float", "256"), "blas")]) != []
+    assert launches_for_function("_Z5plainPf", [launch("plain", ("int",))]) == []
+    assert launches_for_function("_Z5plainPf", [launch("plain", None)]) != []
+
+
+@pytest.mark.parametrize("written, printed", [
+    ("const float *", "float const*"), ("half", "__half"), ("unsigned", "unsigned int"),
+    ("std::size_t", "unsigned long"), ("uint8_t", "unsigned char"), ("float const*", "float const*"),
+])
+def test_type_names_as_written_and_as_demangled(written, printed):
+    assert canonical_type(written) == canonical_type(printed)
+
+
+# ---------------------------------------------------------------------------------------------
+# The committed samples
+
+def test_committed_sources_do_not_raise():
+    for cu in sorted(SAMPLES.glob("*.cu")) + sorted((VALIDATION / "samples").glob("*.cu")):
+        assert isinstance(find_launches(str(cu)), list)
+    # the sample kernels are launched only from the validation launcher
+    assert find_launches(str(SAMPLES / "transpose.cu")) == []
+
+
+def test_validation_launcher_shapes():
+    found = find_launches(str(VALIDATION / "samples" / "launch_samples.cu"))
+    by_kernel = {}
+    for l in found:
+        by_kernel.setdefault(l.kernel, []).append(l)
+    assert len(found) == 31
+    assert [(l.line, l.block) for l in by_kernel["halfBarrier"]] == [(103, (256, 1, 1))]
+    assert [(l.line, l.block) for l in by_kernel["transposeSmem"]] == [(165, (32, 8, 1))]
+    assert [(l.line, l.block) for l in by_kernel["setRowReadColRect"]] == [(155, (32, 16, 1))]
+    assert [(l.line, l.block) for l in by_kernel["setRowReadColDyn"]] == [(144, (32, 32, 1))]
+    ring = by_kernel["clusterRing"]
+    assert [(l.line, l.block, l.how) for l in ring] == [(120, (128, 1, 1), "cudaLaunchKernelEx")]
+
+
+def test_template_launcher_through_a_function_parameter_is_unknown():
+    found = find_launches(str(VALIDATION / "samples" / "template_launchers.cu"))
+    assert [(l.kernel, l.template_args, l.line, l.block) for l in found] == [
+        ("mmaTile", ("64",), 10, None), ("mmaTile", ("72",), 14, None)]
+    assert "`b` is a parameter of `launch_mmaTile64`" in found[0].unknown_because
+
+
+def test_launch_grammar_is_found_beside_the_ptx_grammar():
+    assert grammar_path("launch.lark") == REPO / "grammars" / "launch.lark"
+    assert grammar_path() == REPO / "grammars" / "ptx.lark"

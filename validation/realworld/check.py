@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import posixpath
 import re
 import sys
 import time
@@ -60,7 +61,7 @@ def corpus_present(corpus: dict | None = None) -> list:
 def corpus_path(path: str) -> str:
     """A finding's file relative to validation/realworld/ (the PTX records absolute paths of the
     machine that compiled it); toolkit and other paths stay as they are."""
-    path = path.replace("\\", "/")
+    path = posixpath.normpath(path.replace("\\", "/"))
     if MARKER in path:
         return path.split(MARKER, 1)[1]
     if path.startswith("validation/realworld/"):

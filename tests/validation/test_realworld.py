@@ -11,6 +11,7 @@ where it is absent the corpus tests skip and say so; the tests of the committed 
 
 import importlib.util
 import json
+import sys
 
 import pytest
 
@@ -19,6 +20,7 @@ from support import VALIDATION
 HERE = VALIDATION / "realworld"
 _spec = importlib.util.spec_from_file_location("realworld_check", HERE / "check.py")
 check = importlib.util.module_from_spec(_spec)
+sys.modules[_spec.name] = check  # the worker processes look check.py's functions up by module name
 _spec.loader.exec_module(check)
 
 CORPUS = json.loads((HERE / "corpus.json").read_text())

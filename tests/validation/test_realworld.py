@@ -1,0 +1,107 @@
+"""ptxlint's correctness rules on real public CUDA code (validation/realworld/, issue 9).
+
+Each kernel of the corpus is checked under the block shapes its repository's host code launches it
+with (launches.json); every place where RACE/SYNC/WARP/SHFL/FENCE fires must be triaged true in
+triage.json. A place triaged false is a false positive still to fix, an untriaged place is new, a
+triage entry that no longer fires is stale: each fails with the places listed.
+
+The corpus itself (fetched code and its PTX) is kept out of commits (see validation/realworld/README.md):
+where it is absent the corpus tests skip and say so; the tests of the committed records always run.
+"""
+
+import importlib.util
+import json
+import sys
+
+import pytest
+
+from support import VALIDATION
+
+HERE = VALIDATION / "realworld"
+_spec = importlib.util.spec_from_file_location("realworld_check", HERE / "check.py")
+check = importlib.util.module_from_spec(_spec)
+sys.modules[_spec.name] = check  # the worker processes look check.py's functions up by module name
+_spec.loader.exec_module(check)
+
+CORPUS = json.loads((HERE / "corpus.json").read_text())
+LAUNCHES = json.loads((HERE / "launches.json").read_text())
+TRIAGE = json.loads((HERE / "triage.json").read_text())
+MISSING = check.corpus_present(CORPUS)
+
+
+def _listing(keys, places, verdicts) -> str:
+    return "\n".join(check.describe(k, places[k], verdicts[k]) for k in sorted(keys, key=lambda k: (k[1], k[2] or 0, k[0])))
+
+
+@pytest.fixture(scope="module")
+def launched():
+    if MISSING:
+        pytest.skip(f"real-world corpus not present here ({len(MISSING)} PTX files missing, e.g. {MISSING[0]}): it is "
+                    "kept out of commits, see validation/realworld/README.md")
+    result = check.run_corpus(use_launches=True)
+    result["verdicts"] = check.classify(result["places"], TRIAGE, LAUNCHES)
+    return result
+
+
+# --- the committed records -------------------------------------------------------------------------
+
+
+def test_corpus_is_large_and_licensed():
+    assert CORPUS["total_kernels"] >= 150
+    assert sum(s["kernel_count"] for s in CORPUS["sources"]) == CORPUS["total_kernels"]
+    allowed = {"MIT", "BSD-2-Clause", "BSD-3-Clause", "Apache-2.0", "Apache-2.0 WITH LLVM-exception"}
+    assert {s["license"] for s in CORPUS["sources"]} <= allowed
+    held_out = ("cuda-samples", "rodinia", "gpuverify")
+    assert not [s["repo"] for s in CORPUS["sources"] if any(h in s["repo"].lower() for h in held_out)]
+    assert all(len(s["commit"]) == 40 and s["license_file"] for s in CORPUS["sources"])
+
+
+def test_every_kernel_has_a_launch_record():
+    """launches.json names each kernel of corpus.json exactly once, with shapes and host lines or a reason."""
+    recorded = {(e["ptx"], e["kernel"]) for e in LAUNCHES["kernels"]}
+    assert len(recorded) == len(LAUNCHES["kernels"])
+    wanted = {(s["ptx"], k) for s in CORPUS["sources"] for k in s["kernels"]}
+    assert recorded == wanted
+    for e in LAUNCHES["kernels"]:
+        if e["launches"]:
+            for launch in e["launches"]:
+                assert len(launch["block"]) == 3 and all(d >= 1 for d in launch["block"]), e["name"]
+                assert 1 <= launch["block"][0] * launch["block"][1] * launch["block"][2] <= 1024, e["name"]
+                assert ":" in launch["host"] and launch["how"], e["name"]
+        else:
+            assert e.get("unknown"), f"{e['name']}: no launch and no reason"
+
+
+def test_triage_entries_are_complete():
+    keys = [(e["code"], e["path"], e["line"]) for e in TRIAGE["entries"]]
+    assert len(keys) == len(set(keys)), "a place is triaged twice"
+    for e in TRIAGE["entries"]:
+        assert e["verdict"] in ("true", "false"), e
+        assert e["code"][:4] in ("RACE", "SYNC", "WARP", "SHFL") or e["code"].startswith("FENCE"), e
+        assert len(e["why"]) > 40 and e["cause"], e
+        assert e["launch"]["block"] and e["launch"]["host"], e
+
+
+# --- the corpus -------------------------------------------------------------------------------------
+
+
+def test_no_untriaged_place(launched):
+    places, verdicts = launched["places"], launched["verdicts"]
+    new = [k for k in places if verdicts[k][0] == "untriaged"]
+    assert not new, (f"{len(new)} place(s) fire on the real-world corpus without a triage entry; add each to "
+                     f"validation/realworld/triage.json (true/false, why, launch):\n{_listing(new, places, verdicts)}")
+
+
+def test_no_false_positive(launched):
+    """Red until the false positives of issue 9 are fixed: each listed place is a finding ptxlint should not give."""
+    places, verdicts = launched["places"], launched["verdicts"]
+    false = [k for k in places if verdicts[k][0] == "false"]
+    assert not false, (f"{len(false)} FALSE POSITIVE place(s) on the real-world corpus (issue 9; triage.json says "
+                       f"what ptxlint got wrong):\n{_listing(false, places, verdicts)}")
+
+
+def test_no_stale_triage_entry(launched):
+    stale = check.stale_entries(launched["places"], TRIAGE)
+    lines = "\n".join(f"  {e['code']} {e['path']}:{e['line']} ({e['verdict']}: {e['cause']})" for e in stale)
+    assert not stale, (f"{len(stale)} triage entr(ies) no longer fire: a true one means a real defect is no longer "
+                       f"reported (a regression), a false one was fixed: remove it from triage.json\n{lines}")

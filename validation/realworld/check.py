@@ -1,0 +1,295 @@
+#!/usr/bin/env python3
+"""ptxlint's correctness rules on the real-world corpus, compared with the hand triage.
+
+Runs RACE, SYNC, WARP, SHFL and FENCE over every PTX file that corpus.json lists, groups the
+findings into places (code, .cu path, line), and compares the places with triage.json:
+
+    python validation/realworld/check.py                 # each kernel under the shapes its host code launches
+    python validation/realworld/check.py --no-launches   # no launch information (ptxlint's own fallback)
+    python validation/realworld/check.py --block 'layernorm*=128x1x1'   # extra shapes, first match wins
+
+With launches (the default) a kernel launched with several block shapes (launches.json) is checked
+once per shape; a kernel whose launch shape is unknown gets no `--block`. A place that fires without
+launch information but not under the real launches of all its kernels is counted false ("shape
+guess") without a triage entry of its own; every other place needs one.
+
+Prints a table by rule (places, true, false, untriaged) and the places that need attention; exit
+status 1 when a place is untriaged or false or a triage entry no longer fires (stale).
+`--write-baseline FILE` saves the places and the table as JSON.
+
+The corpus itself (fetched code and its PTX) is kept out of commits: see README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import posixpath
+import re
+import sys
+import time
+from collections import Counter, defaultdict
+from multiprocessing import get_context
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+if str(ROOT / "src") not in sys.path:
+    sys.path.insert(0, str(ROOT / "src"))
+
+from ptxlint.analysis.context import AnalysisOptions  # noqa: E402
+from ptxlint.api import CheckOptions, check_module  # noqa: E402
+from ptxlint.frontend.demangle import demangle, without_parameters  # noqa: E402
+from ptxlint.frontend.parser import parse_ptx_file  # noqa: E402
+from ptxlint.frontend.sourcemap import is_toolkit_header  # noqa: E402
+
+RULES = ["RACE", "SYNC", "WARP", "SHFL", "FENCE"]
+MARKER = "/validation/realworld/"
+
+
+def load(name: str) -> dict:
+    return json.loads((HERE / name).read_text())
+
+
+def corpus_present(corpus: dict | None = None) -> list:
+    """The corpus PTX files that are missing here (empty: the corpus is complete)."""
+    corpus = corpus or load("corpus.json")
+    return [s["ptx"] for s in corpus["sources"] if not (HERE / s["ptx"]).is_file()]
+
+
+def corpus_path(path: str) -> str:
+    """A finding's file relative to validation/realworld/ (the PTX records absolute paths of the
+    machine that compiled it); toolkit and other paths stay as they are."""
+    path = posixpath.normpath(path.replace("\\", "/"))
+    if MARKER in path:
+        return path.split(MARKER, 1)[1]
+    if path.startswith("validation/realworld/"):
+        return path[len("validation/realworld/"):]
+    return path
+
+
+def short_name(mangled: str) -> str:
+    return without_parameters(demangle(mangled))
+
+
+def parse_block(text: str) -> tuple:
+    """'GLOB=XxYxZ' or 'XxYxZ' -> (glob or None, (x, y, z))."""
+    glob, _, dims = text.rpartition("=")
+    parts = [int(p) for p in dims.lower().split("x")]
+    if not 1 <= len(parts) <= 3 or any(p < 1 for p in parts):
+        raise argparse.ArgumentTypeError(f"bad block shape {text!r}: want [GLOB=]XxYxZ")
+    return (glob or None, tuple(parts + [1] * (3 - len(parts))))
+
+
+# ---------------------------------------------------------------------------------------------
+# Running ptxlint
+
+
+def launch_table(launches: dict) -> dict:
+    """{ptx: {kernel: [(dims, origin), ...]}} from launches.json; kernels with no known shape map to []."""
+    table: dict = defaultdict(dict)
+    for entry in launches["kernels"]:
+        shapes = []
+        for launch in entry.get("launches", []):
+            dims = tuple(launch["block"])
+            origin = f"launches.json: launched at {launch['host']}"
+            if dims not in [d for d, _ in shapes]:
+                shapes.append((dims, origin))
+        table[entry["ptx"]][entry["kernel"]] = shapes
+    return table
+
+
+def _check_one(task: tuple) -> tuple:
+    """Check one PTX file: every kernel once per shape in `shapes` (or once with no launch info).
+    Returns (ptx, [(diagnostic dict, shape label)], seconds)."""
+    ptx, shapes, extra, use_launches = task
+    start = time.perf_counter()
+    module = parse_ptx_file(str(HERE / ptx))
+    found = []
+
+    def run(overrides, only, label):
+        options = CheckOptions(select=RULES, analysis=AnalysisOptions(block_overrides=overrides))
+        for d in check_module(module, options, only=only):
+            if not is_toolkit_header(d.path):
+                found.append((d.to_dict(), label))
+
+    if not use_launches:
+        run(list(extra), None, "no launch info" if not extra else "--block")
+    else:
+        plain = set()
+        for f in module.functions:
+            if not f.has_body:
+                continue
+            known = shapes.get(f.name, [])
+            if not known:
+                plain.add(f.name)
+                continue
+            for dims, origin in known:
+                label = "x".join(map(str, dims))
+                run(list(extra) + [(f.name, dims, origin)], {f.name}, label)
+        if plain:
+            run(list(extra), plain, "unknown launch")
+    return ptx, found, time.perf_counter() - start
+
+
+def run_corpus(use_launches: bool = True, extra_blocks: list | None = None, jobs: int | None = None,
+               only_ptx: list | None = None) -> dict:
+    """Run ptxlint over the corpus. Returns {"places": {...}, "seconds": {ptx: s}}."""
+    corpus = load("corpus.json")
+    table = launch_table(load("launches.json")) if use_launches else {}
+    extra = [(glob, dims, "check.py --block") for glob, dims in (extra_blocks or [])]
+    ptxs = [s["ptx"] for s in corpus["sources"] if only_ptx is None or s["ptx"] in only_ptx]
+    tasks = [(p, table.get(p, {}), extra, use_launches) for p in ptxs]
+    # largest files first so that the workers finish together
+    tasks.sort(key=lambda t: -(HERE / t[0]).stat().st_size)
+    jobs = jobs or os.cpu_count() or 1
+    results = []
+    if jobs > 1 and len(tasks) > 1:
+        with get_context("fork").Pool(jobs) as pool:
+            results = list(pool.imap_unordered(_check_one, tasks, chunksize=1))
+    else:
+        results = [_check_one(t) for t in tasks]
+    places: dict = {}
+    seconds = {}
+    for ptx, found, secs in results:
+        seconds[ptx] = round(secs, 2)
+        for d, label in found:
+            key = (d["code"], corpus_path(d["path"]), d["line"])
+            place = places.setdefault(key, {"code": key[0], "path": key[1], "line": key[2], "kernels": set(),
+                                            "shapes": set(), "findings": 0, "message": d["message"],
+                                            "ptx": set()})
+            place["kernels"].add(short_name(d["kernel"]) if d.get("kernel") else "?")
+            place["shapes"].add(label)
+            place["ptx"].add(ptx)
+            place["findings"] += 1
+    return {"places": places, "seconds": seconds}
+
+
+# ---------------------------------------------------------------------------------------------
+# Comparing with the triage
+
+
+def triage_index(triage: dict) -> dict:
+    return {(e["code"], e["path"], e["line"]): e for e in triage["entries"]}
+
+
+def kernels_with_known_launch(launches: dict) -> set:
+    return {short_name(e["kernel"]) for e in launches["kernels"] if e.get("launches")}
+
+
+def classify(places: dict, triage: dict, launches: dict, launched_places: set | None = None) -> dict:
+    """Verdict of each place: "true"/"false" from triage.json; for a run without launch info, a place
+    that does not fire under the real launches of all its kernels is "false" (shape guess)."""
+    index = triage_index(triage)
+    known = kernels_with_known_launch(launches)
+    verdicts = {}
+    for key, place in places.items():
+        entry = index.get(key)
+        if entry is not None:
+            verdicts[key] = (entry["verdict"], entry.get("cause", ""), entry)
+        elif launched_places is not None and key not in launched_places and place["kernels"] <= known:
+            verdicts[key] = ("false", "shape guess: does not fire under the launched block shapes", None)
+        else:
+            verdicts[key] = ("untriaged", "", None)
+    return verdicts
+
+
+def table_by_rule(places: dict, verdicts: dict) -> dict:
+    rows: dict = defaultdict(Counter)
+    for key in places:
+        code = key[0]
+        rows[code]["places"] += 1
+        rows[code][verdicts[key][0]] += 1
+    total = Counter()
+    for row in rows.values():
+        total.update(row)
+    out = {code: {k: rows[code][k] for k in ("places", "true", "false", "untriaged")} for code in sorted(rows)}
+    out["total"] = {k: total[k] for k in ("places", "true", "false", "untriaged")}
+    return out
+
+
+def stale_entries(places: dict, triage: dict) -> list:
+    return [e for key, e in triage_index(triage).items() if key not in places]
+
+
+def format_table(table: dict) -> str:
+    lines = [f"{'rule':<10}{'places':>8}{'true':>8}{'false':>8}{'untriaged':>11}"]
+    for code, row in table.items():
+        if code == "total":
+            lines.append("-" * 45)
+        lines.append(f"{code:<10}{row['places']:>8}{row['true']:>8}{row['false']:>8}{row['untriaged']:>11}")
+    return "\n".join(lines)
+
+
+def describe(key, place, verdict) -> str:
+    code, path, line = key
+    kernels = ", ".join(sorted(place["kernels"]))
+    shapes = ", ".join(sorted(place["shapes"]))
+    why = f" [{verdict[1]}]" if verdict[1] else ""
+    return f"  {code} {path}:{line}  kernels: {kernels}  (block {shapes}){why}\n      {place['message']}"
+
+
+def serializable(places: dict, verdicts: dict) -> list:
+    out = []
+    for key in sorted(places, key=lambda k: (k[1], k[2] or 0, k[0])):
+        p = places[key]
+        out.append({"code": p["code"], "path": p["path"], "line": p["line"], "kernels": sorted(p["kernels"]),
+                    "shapes": sorted(p["shapes"]), "findings": p["findings"], "message": p["message"],
+                    "ptx": sorted(p["ptx"]), "verdict": verdicts[key][0], "cause": verdicts[key][1]})
+    return out
+
+
+def report(use_launches: bool, extra_blocks: list, jobs: int | None) -> dict:
+    """Run and classify; the no-launch run also needs the launched places to call shape guesses."""
+    triage, launches = load("triage.json"), load("launches.json")
+    result = run_corpus(use_launches, extra_blocks, jobs)
+    launched = None
+    if not use_launches:
+        launched = set(run_corpus(True, extra_blocks, jobs)["places"])
+    verdicts = classify(result["places"], triage, launches, launched)
+    return {"mode": "launches.json shapes" if use_launches else "no launch information",
+            "places": result["places"], "verdicts": verdicts, "table": table_by_rule(result["places"], verdicts),
+            "stale": stale_entries(result["places"], triage) if use_launches else [],
+            "seconds": result["seconds"]}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description="ptxlint on the real-world corpus vs. triage.json")
+    parser.add_argument("--no-launches", action="store_true", help="no launch information (ptxlint's fallback)")
+    parser.add_argument("--block", action="append", type=parse_block, default=[], metavar="[GLOB=]XxYxZ",
+                        help="extra block shape for kernels matching GLOB (first match wins); repeatable")
+    parser.add_argument("--write-baseline", metavar="FILE", help="save the places and the table as JSON")
+    parser.add_argument("-j", "--jobs", type=int, default=None, help="processes (default: CPUs)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="list every place, not only the failing ones")
+    args = parser.parse_args(argv)
+    missing = corpus_present()
+    if missing:
+        print(f"the corpus is not here ({len(missing)} PTX files missing, e.g. {missing[0]}): see README.md",
+              file=sys.stderr)
+        return 2
+    out = report(not args.no_launches, args.block, args.jobs)
+    places, verdicts = out["places"], out["verdicts"]
+    print(f"ptxlint {','.join(RULES)} on the real-world corpus, {out['mode']}")
+    print(format_table(out["table"]))
+    failing = [k for k in places if verdicts[k][0] != "true"]
+    shown = sorted(places if args.verbose else failing, key=lambda k: (k[1], k[2] or 0, k[0]))
+    for kind in ("untriaged", "false", "true"):
+        keys = [k for k in shown if verdicts[k][0] == kind]
+        if keys:
+            print(f"\n{kind.upper()} places ({len(keys)}):")
+            for k in keys:
+                print(describe(k, places[k], verdicts[k]))
+    if out["stale"]:
+        print(f"\nSTALE triage entries (no longer fire) ({len(out['stale'])}):")
+        for e in out["stale"]:
+            print(f"  {e['code']} {e['path']}:{e['line']}  ({e['verdict']}) {e['why'][:100]}")
+    if args.write_baseline:
+        doc = {"mode": out["mode"], "rules": RULES, "table": out["table"],
+               "places": serializable(places, verdicts)}
+        Path(args.write_baseline).write_text(json.dumps(doc, indent=1) + "\n")
+    return 1 if failing or out["stale"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

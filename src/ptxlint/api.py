@@ -236,16 +236,22 @@ def _check_part_forked(task: tuple) -> Optional[tuple]:
     return found, not_checked, [f.name for f in defined if f.is_kernel and f.name in own]
 
 
-def _launches_in(sources: list, given: tuple) -> tuple:
-    """The kernel launches in the host code of `sources` (after any given already)."""
+def _launches_in(sources: list, given: tuple, host) -> tuple:
+    """The kernel launches in the host code of `sources` (after any given already). `host`: the
+    include directories and `-D` defines the host code is compiled with ((dirs...), (NAME[=V]...))."""
     if not sources:
         return given
     from .frontend.launches import find_launches
 
+    include_dirs, defines = host
+    macros = {}
+    for d in defines:
+        name, _, value = d.partition("=")
+        macros[name] = value if _ else "1"
     found = list(given)
     for path in sources:
         try:
-            found.extend(find_launches(path))
+            found.extend(find_launches(path, include_dirs=include_dirs, defines=macros))
         except (OSError, UnicodeDecodeError):
             continue  # a source that cannot be read gives no launches; the kernel's shape stays unknown
     return tuple(found)
@@ -291,11 +297,12 @@ class _FilePlan:
     compile: object  # CompileOptions for .cu, None for .ptx
     cache_dir: Optional[str]
     parse_jobs: Optional[int]
+    host: tuple = ((), ())  # (include dirs, defines) the host code that launches the kernels sees
 
     def key_options(self) -> dict:
         a = self.analysis
         return {"rules": self.rule_codes, "blocks": [list(map(str, b)) for b in a.block_overrides],
-                "arch": a.arch, "compile": repr(self.compile), "nvcc": _nvcc_identity(self.compile)}
+                "arch": a.arch, "compile": repr(self.compile), "nvcc": _nvcc_identity(self.compile), "host": repr(self.host)}
 
 
 def _nvcc_identity(compile_options) -> Optional[str]:
@@ -341,7 +348,10 @@ def _plan(path: str, options: CheckOptions):
             defines=config.defines,
             extra_args=tuple(config.nvcc_args) + tuple(options.nvcc_args),
         )
-    return _FilePlan(path, tuple(r.code for r in rules), analysis, compile_options, options.cache_dir, None)
+    extra = tuple(config.nvcc_args) + tuple(options.nvcc_args)
+    host = (tuple(config.include_dirs) + tuple(a[2:] for a in extra if a.startswith("-I") and len(a) > 2),
+            tuple(config.defines) + tuple(a[2:] for a in extra if a.startswith("-D") and len(a) > 2))
+    return _FilePlan(path, tuple(r.code for r in rules), analysis, compile_options, options.cache_dir, None, host)
 
 
 def _run_plan(plan: _FilePlan) -> dict:
@@ -367,8 +377,8 @@ def _run_plan(plan: _FilePlan) -> dict:
         host_files = []  # the host code a .ptx's launches were read from (the cache depends on it)
         if plan.compile is None:
             host_files = declared_sources(read_ptx_file(plan.path), plan.path)
-            plan = replace(plan, analysis=replace(plan.analysis, launches=_launches_in(host_files,
-                                                                                       plan.analysis.launches)))
+            plan = replace(plan, analysis=replace(plan.analysis, launches=_launches_in(
+                host_files, plan.analysis.launches, plan.host)))
             in_parts = _check_ptx_in_parts(plan.path, rules, plan.analysis, plan.parse_jobs)
         if in_parts is not None:
             modules = []
@@ -382,7 +392,7 @@ def _run_plan(plan: _FilePlan) -> dict:
                 analysis = replace(plan.analysis, arch=arch) if arch else plan.analysis
                 if arch is not None:  # a .cu: its own host code and its headers
                     sources = launch_sources(module.files.values(), plan.path)
-                    analysis = replace(analysis, launches=_launches_in(sources, analysis.launches))
+                    analysis = replace(analysis, launches=_launches_in(sources, analysis.launches, plan.host))
                 found_per_arch.append((arch, check_module(module, CheckOptions(analysis=analysis), rules=rules,
                                                           jobs=plan.parse_jobs, not_checked=not_checked)))
                 kernels.extend(f.name for f in module.kernels)

@@ -39,7 +39,7 @@ if str(ROOT / "src") not in sys.path:
     sys.path.insert(0, str(ROOT / "src"))
 
 from ptxlint.analysis.context import AnalysisOptions  # noqa: E402
-from ptxlint.api import CheckOptions, check_module  # noqa: E402
+from ptxlint.api import CheckOptions, check_file, check_module  # noqa: E402
 from ptxlint.frontend.demangle import demangle, without_parameters  # noqa: E402
 from ptxlint.frontend.parser import parse_ptx_file  # noqa: E402
 from ptxlint.frontend.sourcemap import is_toolkit_header  # noqa: E402
@@ -105,8 +105,18 @@ def _check_one(task: tuple) -> tuple:
     Returns (ptx, [(diagnostic dict, shape label)], seconds)."""
     ptx, shapes, extra, use_launches = task
     start = time.perf_counter()
-    module = parse_ptx_file(str(HERE / ptx))
     found = []
+    if use_launches == "discovered":
+        # as a user runs it: the shapes come from ptxlint's own launch discovery in the host code
+        options = CheckOptions(select=RULES, analysis=AnalysisOptions(block_overrides=list(extra)), use_config=False)
+        result = check_file(str(HERE / ptx), options)
+        if result.errors:
+            raise RuntimeError(f"{ptx}: {result.errors[0]}")
+        for d in result.diagnostics:
+            if not is_toolkit_header(d.path):
+                found.append((d.to_dict(), "+".join(d.data.get("blocks", [])) or "?"))
+        return ptx, found, time.perf_counter() - start
+    module = parse_ptx_file(str(HERE / ptx))
 
     def run(overrides, only, label):
         options = CheckOptions(select=RULES, analysis=AnalysisOptions(block_overrides=overrides))
@@ -159,7 +169,7 @@ def run_corpus(use_launches: bool = True, extra_blocks: list | None = None, jobs
             place = places.setdefault(key, {"code": key[0], "path": key[1], "line": key[2], "kernels": set(),
                                             "shapes": set(), "findings": 0, "message": d["message"],
                                             "ptx": set()})
-            place["kernels"].add(short_name(d["kernel"]) if d.get("kernel") else "?")
+            place["kernels"].update(d["data"].get("instances") or [short_name(d["kernel"]) if d.get("kernel") else "?"])
             place["shapes"].add(label)
             place["ptx"].add(ptx)
             place["findings"] += 1
@@ -245,18 +255,22 @@ def report(use_launches: bool, extra_blocks: list, jobs: int | None) -> dict:
     triage, launches = load("triage.json"), load("launches.json")
     result = run_corpus(use_launches, extra_blocks, jobs)
     launched = None
-    if not use_launches:
+    if use_launches is not True:
         launched = set(run_corpus(True, extra_blocks, jobs)["places"])
     verdicts = classify(result["places"], triage, launches, launched)
-    return {"mode": "launches.json shapes" if use_launches else "no launch information",
+    mode = {True: "launches.json shapes", False: "no launch information",
+            "discovered": "as a user runs it (ptxlint's launch discovery)"}[use_launches]
+    return {"mode": mode,
             "places": result["places"], "verdicts": verdicts, "table": table_by_rule(result["places"], verdicts),
-            "stale": stale_entries(result["places"], triage) if use_launches else [],
+            "stale": stale_entries(result["places"], triage) if use_launches is True else [],
             "seconds": result["seconds"]}
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="ptxlint on the real-world corpus vs. triage.json")
     parser.add_argument("--no-launches", action="store_true", help="no launch information (ptxlint's fallback)")
+    parser.add_argument("--as-user", action="store_true",
+                        help="shapes from ptxlint's own launch discovery, as `ptxlint check FILE.ptx` runs")
     parser.add_argument("--block", action="append", type=parse_block, default=[], metavar="[GLOB=]XxYxZ",
                         help="extra block shape for kernels matching GLOB (first match wins); repeatable")
     parser.add_argument("--write-baseline", metavar="FILE", help="save the places and the table as JSON")
@@ -268,7 +282,7 @@ def main(argv=None) -> int:
         print(f"the corpus is not here ({len(missing)} PTX files missing, e.g. {missing[0]}): see README.md",
               file=sys.stderr)
         return 2
-    out = report(not args.no_launches, args.block, args.jobs)
+    out = report("discovered" if args.as_user else not args.no_launches, args.block, args.jobs)
     places, verdicts = out["places"], out["verdicts"]
     print(f"ptxlint {','.join(RULES)} on the real-world corpus, {out['mode']}")
     print(format_table(out["table"]))

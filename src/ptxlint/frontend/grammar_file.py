@@ -1,4 +1,5 @@
-"""Finds `ptx.lark`: inside the installed wheel (ptxlint/grammars/) or in a source checkout."""
+"""Finds the grammars (`ptx.lark`, `sass.lark`): inside the installed wheel (ptxlint/grammars/) or in a
+source checkout."""
 
 from __future__ import annotations
 
@@ -8,19 +9,21 @@ from pathlib import Path
 GRAMMAR_NAME = "ptx.lark"
 
 
-def grammar_path() -> Path:
-    """Path of the grammar file; the wheel copy wins over the checkout's top-level `grammars/`."""
+def grammar_path(name: str = GRAMMAR_NAME) -> Path:
+    """Path of a grammar file (default: the PTX one); the wheel copy wins over the checkout's
+    top-level `grammars/`."""
     package_dir = Path(__file__).resolve().parent.parent
     candidates = [
-        package_dir / "grammars" / GRAMMAR_NAME,  # installed wheel
-        package_dir.parent.parent / "grammars" / GRAMMAR_NAME,  # checkout: src/ptxlint -> repo root
+        package_dir / "grammars" / name,  # installed wheel
+        package_dir.parent.parent / "grammars" / name,  # checkout: src/ptxlint -> repo root
     ]
     for candidate in candidates:
         if candidate.is_file():
             return candidate
-    raise FileNotFoundError(f"{GRAMMAR_NAME} not found in: " + ", ".join(str(c) for c in candidates))
+    raise FileNotFoundError(f"{name} not found in: " + ", ".join(str(c) for c in candidates))
 
 
-@lru_cache(maxsize=1)
-def grammar_text() -> str:
-    return grammar_path().read_text(encoding="utf-8")
+@lru_cache(maxsize=None)
+def grammar_text(name: str = GRAMMAR_NAME) -> str:
+    """The text of a grammar file (default: the PTX one)."""
+    return grammar_path(name).read_text(encoding="utf-8")

@@ -244,7 +244,10 @@ def _load_modules(path: str, compile_options=None, jobs: Optional[int] = None) -
         from .frontend.nvcc import CompileOptions, compile_to_ptx
 
         compiled = compile_to_ptx(path, compile_options or CompileOptions())
-        return [(c.arch, parse_ptx(c.text, f"{path} ({c.arch} PTX)", jobs=jobs)) for c in compiled]
+        modules = [(c.arch, parse_ptx(c.text, f"{path} ({c.arch} PTX)", jobs=jobs)) for c in compiled]
+        for c, (_, m) in zip(compiled, modules):
+            m.ptx_text = c.text  # for --level sass: ptxas assembles the PTX nvcc made
+        return modules
     return [(None, parse_ptx_file(path, jobs=jobs))]
 
 

@@ -218,8 +218,10 @@ if __name__ == "__main__":  # pragma: no cover
 
 def _register_subcommands() -> None:
     from .commands.accesses import accesses
+    from .commands.kernels import kernels
 
     main.add_command(accesses)
+    main.add_command(kernels)
 
 
 _register_subcommands()

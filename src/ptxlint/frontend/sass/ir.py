@@ -84,6 +84,7 @@ class SassFunction:
     instructions: list = field(default_factory=list)
     labels: dict = field(default_factory=dict)  # label -> index of the instruction it precedes
     listing_line: int = 0
+    registers: Optional[int] = None  # from `.sectioninfo @"SHI_REGISTERS=N"`
 
 
 @dataclass

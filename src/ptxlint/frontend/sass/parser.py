@@ -23,6 +23,7 @@ _MARKER = re.compile(r'//## File "(?P<path>[^"]*)", line (?P<line>\d+)')
 _SECTION = re.compile(r"\.section\s+\.text\.(?P<name>[^\s,]+)")
 _OTHER_ENTRY = re.compile(r'\.other\s+(?P<name>[^\s,]+)\s*,\s*@"[^"]*STO_CUDA_ENTRY')
 _TARGET = re.compile(r"\.target\s+(?P<arch>sm_\w+)")
+_REGISTERS = re.compile(r'\.sectioninfo\s+@"SHI_REGISTERS=(?P<n>\d+)"')
 
 
 _REGISTER = re.compile(r"(?P<sign>[-!~]?)(?P<abs>\|?)(?P<name>U?R(?:\d+|Z))(?:\.(?P<suffixes>[A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*))?\|?(?:\.[A-Za-z0-9_]+)*")
@@ -73,6 +74,9 @@ class _Builder:
         m = _TARGET.match(text)
         if m:
             self.module.arch = m.group("arch")
+        m = _REGISTERS.match(text)
+        if m and self.function is not None:
+            self.function.registers = int(m.group("n"))
         return None
 
     def label(self, c):

@@ -274,7 +274,8 @@ class _FilePlan:
     def key_options(self) -> dict:
         a = self.analysis
         return {"rules": self.rule_codes, "blocks": [list(map(str, b)) for b in a.block_overrides],
-                "arch": a.arch, "compile": repr(self.compile), "nvcc": _nvcc_identity(self.compile)}
+                "arch": a.arch, "compile": repr(self.compile), "nvcc": _nvcc_identity(self.compile),
+                **({"level": a.level} if a.level != "ptx" else {})}
 
 
 def _nvcc_identity(compile_options) -> Optional[str]:
@@ -342,7 +343,7 @@ def _run_plan(plan: _FilePlan) -> dict:
     rules = list(iter_rules(plan.rule_codes))
     try:
         in_parts = None
-        if plan.compile is None:
+        if plan.compile is None and plan.analysis.level == "ptx":  # SASS: ptxas takes the whole module
             in_parts = _check_ptx_in_parts(plan.path, rules, plan.analysis, plan.parse_jobs)
         if in_parts is not None:
             modules = []

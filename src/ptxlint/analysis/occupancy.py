@@ -118,8 +118,9 @@ def occupancy(limits: SmLimits, registers: int, block_threads: int, static_smem:
     if static_smem + dynamic_smem > limits.smem_per_block:
         by["shared memory"] = 0
     blocks = min(by.values())
-    # the limiter: the resource that allows fewest blocks; ties go to the hardest one to change
-    order = ["registers", "shared memory", "threads", "blocks"]
+    # the limiter: the resource that allows fewest blocks; in a tie the fixed caps (threads, blocks)
+    # come first, since using fewer registers or less shared memory alone would not help then
+    order = ["threads", "blocks", "registers", "shared memory"]
     limiter = min(order, key=lambda r: (by[r], order.index(r)))
     if blocks == 0 and block_threads > limits.max_threads_per_block:
         limiter = "threads"

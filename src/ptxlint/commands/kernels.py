@@ -137,6 +137,10 @@ def kernel_rows(path: str, options, level: str, arch: Optional[str], dynamic: li
         threads = dims[0] * dims[1] * dims[2]
         dyn = _dynamic_smem_for(name, dynamic)
         static = res.static_smem if res else _ptx_static_smem(module, ptx_function)
+        static_known = res is None or res.source != "SASS listing"
+        if not static_known and "static shared memory unknown" not in " ".join(notes):
+            notes.append("static shared memory unknown (an nvdisasm listing does not record it): occupancy "
+                         "assumes none; give the .cubin or the .ptx instead")
         max_threads = (res.max_threads if res else None) or (
             _product(ptx_function.maxntid) if ptx_function is not None and ptx_function.maxntid else None)
         row = {
@@ -145,7 +149,7 @@ def kernel_rows(path: str, options, level: str, arch: Optional[str], dynamic: li
             "spill_bytes": res.spill_bytes if res else None,
             "spill_stores": res.spill_stores if res else None, "spill_loads": res.spill_loads if res else None,
             "local_bytes": res.stack_frame if res else None,
-            "static_smem": static, "dynamic_smem": dyn, "barriers": res.barriers if res else None,
+            "static_smem": static if static_known else None, "dynamic_smem": dyn, "barriers": res.barriers if res else None,
             "block": list(dims), "block_source": source, "arch": target, "level": level,
             "resources_from": res.source if res else None,
         }
@@ -203,7 +207,7 @@ def render_text(files: list) -> str:
                 return "?" if v is None else str(v)
 
             occ = "?" if r["occupancy"] is None else f"{100 * r['occupancy']:.0f}%"
-            table.append([r["demangled"], show(r["registers"]), show(r["spill_bytes"]), str(r["static_smem"]),
+            table.append([r["demangled"], show(r["registers"]), show(r["spill_bytes"]), show(r["static_smem"]),
                           str(r["dynamic_smem"]), "x".join(map(str, r["block"])), show(r["blocks_per_sm"]),
                           show(r["warps_per_sm"]), occ, show(r["limiter"])]
                          + [str(_mix_value(r["mix"], k)) for _, k in _MIX_COLUMNS])

@@ -94,7 +94,7 @@ def kernel_rows(path: str, options, level: str, arch: Optional[str], dynamic: li
     from ..api import load_module
     from ..frontend.demangle import demangle, without_parameters
     from ..frontend.sass.load import load_sass
-    from ..frontend.sass.tools import ToolNotFound, tools_available
+    from ..frontend.sass.tools import find_tool, tools_available
 
     notes = []
     module = None
@@ -114,18 +114,26 @@ def kernel_rows(path: str, options, level: str, arch: Optional[str], dynamic: li
             with open(path, encoding="utf-8", errors="replace") as fh:
                 ptx_text = fh.read()
         if level == "sass" or tools_available():
-            try:
-                program = load_sass(path, arch or module.arch, ptx_text)
-            except ToolNotFound:
-                if level == "sass":
-                    raise
-                notes.append("registers and spills unknown: ptxas/nvdisasm not found (pip install 'ptxlint[sass]')")
+            program = load_sass(path, arch or module.arch, ptx_text)
+        elif find_tool("ptxas") is not None:
+            # the resources need only ptxas; the mix is the PTX's
+            from ..analysis.resources import parse_ptxas_verbose
+            from ..frontend.sass.load import SassProgram
+            from ..frontend.sass.tools import assemble
+
+            target = arch or module.arch or "sm_90"
+            program = SassProgram(path, [], parse_ptxas_verbose(assemble(ptx_text, target, path).verbose),
+                                  how=f"ptxas -arch={target} -v (no nvdisasm: no SASS)")
+        else:
+            notes.append("registers and spills unknown: ptxas not found (pip install 'ptxlint[sass]')")
     else:
         program = load_sass(path, arch)
         level = "sass"
     target = arch or (program.arch if program else None) or (module.arch if module else None) or "sm_90"
     limits = limits_for(target)
     names = [f.name for f in module.kernels] if module is not None else [f.name for f in program.kernels]
+    if program is not None and not program.modules and program.how.endswith("no SASS)"):
+        notes.append("SASS not read: nvdisasm not found (pip install 'ptxlint[sass]')")
     rows = []
     for name in names:
         if kernel_glob and not kernel_matches(_Named(name), kernel_glob):
@@ -171,7 +179,7 @@ def kernel_rows(path: str, options, level: str, arch: Optional[str], dynamic: li
         else:
             row["mix"] = {}
         rows.append(row)
-    if program is not None:
+    if program is not None and program.modules:
         notes.append(f"SASS from {program.how}")
     return rows, notes
 

@@ -44,6 +44,7 @@ def test_wheel_contains_the_grammar_and_finds_it_when_installed(wheel, tmp_path)
         assert "ptxlint/grammars/ptx.lark" in zf.namelist()
         assert zf.read("ptxlint/grammars/ptx.lark") == (REPO / "grammars" / "ptx.lark").read_bytes()
         assert zf.read("ptxlint/grammars/launch.lark") == (REPO / "grammars" / "launch.lark").read_bytes()
+        assert zf.read("ptxlint/grammars/sass.lark") == (REPO / "grammars" / "sass.lark").read_bytes()
     target = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(wheel)],
                    check=True, capture_output=True)
@@ -51,3 +52,11 @@ def test_wheel_contains_the_grammar_and_finds_it_when_installed(wheel, tmp_path)
     assert proc.returncode == 0, proc.stderr
     path, kernels = proc.stdout.split()
     assert path == str(target / "ptxlint" / "grammars" / "ptx.lark") and int(kernels) == 3
+
+
+def test_sass_grammar_found_by_name_beside_the_ptx_one():
+    from ptxlint.frontend.grammar_file import grammar_path, grammar_text
+
+    assert grammar_path() == REPO / "grammars" / "ptx.lark"
+    assert grammar_path("sass.lark") == REPO / "grammars" / "sass.lark"
+    assert "instruction_body" in grammar_text("sass.lark") and "instruction_body" not in grammar_text()

@@ -62,3 +62,24 @@ def test_readme_text_and_github_output_are_what_ptxlint_prints(tmp_path):
     github = run_cli("check", "--no-cache", "--isolated", "--format", "github", *command.split()[3:], cwd=tmp_path)
     assert github.stdout == annotation
     assert annotation.rstrip("\n").endswith(text.stdout.split("= fix: ")[1].split("\n")[0])
+
+
+def _sass_tools():
+    from ptxlint.frontend.sass.tools import tools_available
+
+    return tools_available()
+
+
+@pytest.mark.skipif(not _sass_tools(), reason="ptxas/nvdisasm not found: the README's examples assemble PTX")
+@pytest.mark.parametrize("marker", ["branches), counted on the PTX", "comes from at the SASS width"])
+def test_readme_kernels_and_sass_examples_are_the_current_output(marker):
+    block = _after((REPO / "README.md").read_text(), marker, "text")
+    command, expected = block.split("\n", 1)
+    assert command.startswith("$ ptxlint ")
+    proc = run_cli(*command.split()[2:], cwd=REPO)
+    assert proc.returncode == 0, proc.stderr
+    if expected.endswith("...\n"):  # a shortened listing: its first lines
+        expected = expected[:-len("...\n")]
+        assert proc.stdout.startswith(expected)
+    else:
+        assert proc.stdout == expected

@@ -274,7 +274,10 @@ def _load_modules(path: str, compile_options=None, jobs: Optional[int] = None) -
         from .frontend.nvcc import CompileOptions, compile_to_ptx
 
         compiled = compile_to_ptx(path, compile_options or CompileOptions())
-        return [(c.arch, parse_ptx(c.text, f"{path} ({c.arch} PTX)", jobs=jobs)) for c in compiled]
+        modules = [(c.arch, parse_ptx(c.text, f"{path} ({c.arch} PTX)", jobs=jobs)) for c in compiled]
+        for c, (_, m) in zip(compiled, modules):
+            m.ptx_text = c.text  # for --level sass: ptxas assembles the PTX nvcc made
+        return modules
     return [(None, parse_ptx_file(path, jobs=jobs))]
 
 
@@ -302,7 +305,8 @@ class _FilePlan:
     def key_options(self) -> dict:
         a = self.analysis
         return {"rules": self.rule_codes, "blocks": [list(map(str, b)) for b in a.block_overrides],
-                "arch": a.arch, "compile": repr(self.compile), "nvcc": _nvcc_identity(self.compile), "host": repr(self.host)}
+                "arch": a.arch, "compile": repr(self.compile), "nvcc": _nvcc_identity(self.compile),
+                "host": repr(self.host), **({"level": a.level} if a.level != "ptx" else {})}
 
 
 def _nvcc_identity(compile_options) -> Optional[str]:
@@ -379,6 +383,7 @@ def _run_plan(plan: _FilePlan) -> dict:
             host_files = declared_sources(read_ptx_file(plan.path), plan.path)
             plan = replace(plan, analysis=replace(plan.analysis, launches=_launches_in(
                 host_files, plan.analysis.launches, plan.host)))
+        if plan.compile is None and plan.analysis.level == "ptx":  # SASS: ptxas takes the whole module
             in_parts = _check_ptx_in_parts(plan.path, rules, plan.analysis, plan.parse_jobs)
         if in_parts is not None:
             modules = []

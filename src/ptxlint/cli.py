@@ -47,9 +47,9 @@ def _parse_arches(values) -> list:
         raise click.BadParameter(str(err), param_hint="--arch") from None
 
 
-def _analysis_options(blocks, arch) -> AnalysisOptions:
+def _analysis_options(blocks, arch, level: str = "ptx") -> AnalysisOptions:
     overrides = [(*_parse_block(b), "command line (--block)") for b in blocks]
-    return AnalysisOptions(block_overrides=overrides, arch=arch)
+    return AnalysisOptions(block_overrides=overrides, arch=arch, level=level)
 
 
 def _emit(text: str, output) -> None:
@@ -102,8 +102,11 @@ FORMATS = ["text", "concise", "json", "sarif", "github"]
 @click.option("--toolkit-headers", is_flag=True,
               help="Also report findings located in CUDA toolkit headers (CUB, Thrust, libcu++), "
                    "which are hidden by default.")
+@click.option("--level", type=click.Choice(["ptx", "sass"]), default="ptx", show_default=True,
+              help="sass: also assemble with ptxas and read the SASS (OCC001, SPILL001; BANK002 states what "
+                   "ptxas did). Needs ptxas and nvdisasm.")
 def check(paths, fmt, select, ignore, blocks, arches, nvcc, nvcc_args, output, statistics,
-          report_unused_suppressions, no_cache, cache_dir, isolated, jobs, toolkit_headers):
+          report_unused_suppressions, no_cache, cache_dir, isolated, jobs, toolkit_headers, level):
     """Check .cu, .ptx files (or directories of them) and report findings."""
     from .cache import default_cache_dir
 
@@ -111,7 +114,7 @@ def check(paths, fmt, select, ignore, blocks, arches, nvcc, nvcc_args, output, s
     options = CheckOptions(
         select=[s.strip() for s in select.split(",") if s.strip()],
         ignore=[s.strip() for s in ignore.split(",") if s.strip()],
-        analysis=_analysis_options(blocks, arch_list[0] if arch_list else None),
+        analysis=_analysis_options(blocks, arch_list[0] if arch_list else None, level),
         arches=arch_list,
         nvcc=nvcc,
         nvcc_args=list(nvcc_args),
@@ -218,8 +221,10 @@ if __name__ == "__main__":  # pragma: no cover
 
 def _register_subcommands() -> None:
     from .commands.accesses import accesses
+    from .commands.kernels import kernels
 
     main.add_command(accesses)
+    main.add_command(kernels)
 
 
 _register_subcommands()

@@ -138,7 +138,8 @@ def test_sarif_of_every_real_rule_family_validates(project):
     codes = {res["ruleId"] for res in run["results"]}
     assert {"BANK001", "BANK002", "CONST001", "FENCE001", "FENCE002", "FENCE003", "RACE001", "SHFL001", "SHFL002",
             "SYNC001", "SYNC002", "SYNC003", "SYNC004", "WARP001"} <= codes
-    assert {rule["id"] for rule in run["tool"]["driver"]["rules"]} == codes
+    # OCC001 and SPILL001 ran too, but say nothing without --level sass
+    assert {rule["id"] for rule in run["tool"]["driver"]["rules"]} - {"OCC001", "SPILL001"} == codes
     assert all(res["properties"].get("fix") for res in run["results"] if not res["ruleId"].startswith("BANK"))
 
 

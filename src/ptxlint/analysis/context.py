@@ -22,6 +22,7 @@ class AnalysisOptions:
     block_overrides: list = field(default_factory=list)  # [(kernel glob or None, (x, y, z), origin)]
     arch: Optional[str] = None
     launches: tuple = ()  # frontend.launches.Launch found in the host code of the checked sources
+    level: str = "ptx"  # "sass": also assemble with ptxas and look at the SASS (--level sass)
 
 
 class KernelContext:
@@ -84,6 +85,39 @@ class KernelContext:
         from .accesses import analyse_shared_accesses
 
         return analyse_shared_accesses(self)
+
+    @cached_property
+    def sass_program(self):
+        """The SASS of this module (frontend.sass.load.SassProgram) when the run asked for it
+        (`--level sass`), else None. Needs ptxas and nvdisasm (a missing one is an input error)."""
+        if self.options.level != "sass":
+            return None
+        from ..frontend.sass.load import program_for_module
+
+        path = self.module.path.split(" (", 1)[0]
+        return program_for_module(path, self.module, self.options.arch)
+
+    @cached_property
+    def sass_function(self):
+        """This kernel's SASS (frontend.sass.ir.SassFunction), or None without `--level sass`."""
+        program = self.sass_program
+        return program.function(self.function.name) if program is not None else None
+
+    @cached_property
+    def resources(self):
+        """Registers, spills, shared memory and barriers ptxas gave this kernel
+        (analysis.resources.KernelResources), or None without `--level sass`."""
+        program = self.sass_program
+        return program.resources.get(self.function.name) if program is not None else None
+
+    @cached_property
+    def sass_accesses(self):
+        """The SASS shared accesses matched to their PTX accesses (analysis.sass_accesses)."""
+        if self.sass_function is None:
+            return []
+        from .sass_accesses import match_sass_accesses
+
+        return match_sass_accesses(self, self.sass_function)
 
     def loop_iterations(self, header, body):
         """Per-iteration evaluators of a loop whose trip count can be followed (cached), or None."""

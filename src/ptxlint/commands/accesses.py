@@ -82,7 +82,10 @@ def _text(report: dict, path: str) -> str:
 @click.option("--block", "blocks", multiple=True, metavar="[KERNEL=]XxYxZ",
               help="Block shape to assume (KERNEL is a glob on the mangled or demangled name). Repeatable.")
 @click.option("--kernel", "kernel_glob", default=None, help="Only kernels matching this glob.")
-def accesses(paths, fmt, blocks, kernel_glob):
+@click.option("--level", type=click.Choice(["ptx", "sass"]), default="ptx", show_default=True,
+              help="ptx: the PTX accesses; sass: the SASS instructions ptxas makes of them (needs ptxas and "
+                   "nvdisasm), each costed with its PTX access's addresses at the SASS width.")
+def accesses(paths, fmt, blocks, kernel_glob, level):
     """List every shared and constant memory access with its predicted wavefronts per warp."""
     from ..analysis.launch import kernel_matches
     from ..cli import _analysis_options
@@ -97,6 +100,19 @@ def accesses(paths, fmt, blocks, kernel_glob):
             errors.append(err)
             continue
         kernels = [f for f in module.kernels if kernel_glob is None or kernel_matches(f, kernel_glob)]
+        if level == "sass":
+            from .accesses_sass import sass_kernel_report
+            from ..frontend.sass.load import program_for_module
+
+            try:
+                program = program_for_module(path, module)
+            except InputError as err:
+                errors.append(err)
+                continue
+            reports.append((path, {"path": path, "kernels": [
+                sass_kernel_report(module, f, options, program.function(f.name)) for f in kernels
+                if program.function(f.name) is not None]}))
+            continue
         reports.append((path, {"path": path, "kernels": [kernel_report(module, f, options) for f in kernels]}))
     for err in errors:
         click.echo(str(err), err=True)
@@ -105,6 +121,10 @@ def accesses(paths, fmt, blocks, kernel_glob):
         if len(reports) == 1:
             doc = {"kernels": doc["kernels"]}
         click.echo(json.dumps(doc, indent=2))
+    elif level == "sass":
+        from .accesses_sass import sass_text
+
+        click.echo("\n\n".join(sass_text(r, p) for p, r in reports))
     else:
         click.echo("\n\n".join(_text(r, p) for p, r in reports))
     sys.exit(2 if errors else 0)

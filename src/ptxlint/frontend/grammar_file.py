@@ -1,5 +1,5 @@
-"""Finds the grammars (`ptx.lark`, `launch.lark`): inside the installed wheel (ptxlint/grammars/)
-or in a source checkout's top-level `grammars/`."""
+"""Finds the grammars (`ptx.lark`, `launch.lark`, `sass.lark`): inside the installed wheel
+(ptxlint/grammars/) or in a source checkout's top-level `grammars/`."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def grammar_path(name: str = GRAMMAR_NAME) -> Path:
     raise FileNotFoundError(f"{name} not found in: " + ", ".join(str(c) for c in candidates))
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=None)
 def grammar_text(name: str = GRAMMAR_NAME) -> str:
-    """The text of the grammar file `name` (default: the PTX grammar)."""
+    """The text of a grammar file (default: the PTX one)."""
     return grammar_path(name).read_text(encoding="utf-8")

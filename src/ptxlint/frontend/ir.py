@@ -455,6 +455,8 @@ class Module:
     functions: list = field(default_factory=list)
     aliases: list = field(default_factory=list)
     sections: dict = field(default_factory=dict)  # DWARF section name -> entry count
+    ptx_text: Optional[str] = None  # the PTX nvcc made, for a .cu input (ptxas assembles it: --level sass)
+    sass: object = None  # frontend.sass.load.SassProgram, once assembled (cached)
 
     @property
     def kernels(self) -> list:

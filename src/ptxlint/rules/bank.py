@@ -133,6 +133,7 @@ Finds runs of scalar `ld.shared` from one base register at +0, +4 (+8, +12) whos
 aligned for every lane. ptxas merges such runs into one LDS.64/LDS.128 (measured on an H100), and a
 128-bit load follows different bank rules (quarter-warp phases) than four 32-bit loads. Reported
 when the merged load has a bank conflict, or when the scalar loads do and the merged one does not.
+With `--level sass` the merges are read from the SASS ptxas produced instead of predicted.
 """,
         why_is_this_bad="""
 The PTX says four conflict-free loads, the GPU runs one conflicting 128-bit load (or the
@@ -149,6 +150,11 @@ for (int k = 0; k < 4; ++k) acc += s[lane * 4 + k];    // one LDS.128, conflict-
     ),
 )
 def check_merged_loads(ctx):
+    if ctx.sass_function is not None:  # --level sass: say what ptxas did, not what it may do
+        from .bank_sass import merged_loads_in_sass
+
+        yield from merged_loads_in_sass(ctx, _assumptions(ctx))
+        return
     seen = set()
     for access in ctx.shared_accesses:
         group = access.vector_group

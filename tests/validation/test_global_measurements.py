@@ -54,3 +54,56 @@ def test_transpose_store_costs_eight_times_its_ideal_and_the_fix_restores_it(row
     fixed = by[("t05_transposeSmemPad_const", "store")]
     assert naive.predicted["sectors"] == naive.measured["sectors"] == 8 * naive.measured["ideal"]
     assert fixed.predicted["sectors"] == fixed.measured["sectors"] == fixed.measured["ideal"]
+
+
+def _coal(kernel_name):
+    from ptxlint.frontend.parser import parse_ptx_file
+    from ptxlint.rules.coal import check_uncoalesced
+
+    data = compare_global.load_measurements()
+    module = parse_ptx_file(str(compare_global.GLOBAL / data["ptx"]))
+    kernel = next(k for k in data["kernels"] if k["name"] == kernel_name)
+    ctx, _ = compare_global.predictions(module, kernel)
+    return kernel, list(check_uncoalesced(ctx))
+
+
+def _measured_per_block(kernel, line, kind):
+    blocks = kernel["grid"][0] * kernel["grid"][1]
+    return sum(i["sectors"] for i in kernel["instructions"] if i["cu_line"] == line and i["kind"] == kind) // blocks
+
+
+# (uncoalesced kernel, its fixed twin measured on the GPU, the fix COAL001 must print, kind)
+TWINS = [
+    ("t04_transposeNaive_const", "t05_transposeSmemPad_const", "shared-tile", "store"),
+    ("t01_transposeNaive", "t03_transposeSmemPad", "shared-tile", "store"),
+    ("d01_aos3_x", "d05_soa_x", "soa", "load"),
+    ("c06_f32x4_scalar", "c07_f32x4_vector", "vector", "load"),
+    ("t06_rowsum_per_thread", "t07_rowsum_smem_staged", "shared-tile", "load"),
+]
+
+
+@pytest.mark.parametrize("bad,fixed,fix,kind", TWINS, ids=[t[0] for t in TWINS])
+def test_the_printed_fix_applied_gives_the_sectors_it_promised(bad, fixed, fix, kind):
+    kernel, findings = _coal(bad)
+    assert findings, f"COAL001 is silent on {bad}"
+    finding = findings[0]
+    assert finding.data["fix"] == fix and "verified with the sector model" in finding.fix
+    twin, twin_findings = _coal(fixed)
+    assert not twin_findings, [f.message for f in twin_findings]
+    lines = sorted({i["cu_line"] for i in twin["instructions"] if i["kind"] == kind})
+    measured = sum(_measured_per_block(twin, line, kind) for line in lines)
+    assert finding.data["fix_sectors"] == measured
+    assert finding.data["sectors"] == sum(_measured_per_block(kernel, line, kind) for line in finding.data["lines"])
+
+
+def test_coal_states_the_alignment_and_pitch_assumptions():
+    _, findings = _coal("t01_transposeNaive")
+    notes = "\n".join(findings[0].notes)
+    assert "256-byte aligned" in notes and "assumed large enough" in notes
+    assert "4*kernel parameter 3" in notes  # the lanes' offsets, symbolic in the row pitch
+
+
+def test_coal_is_silent_where_the_sectors_are_ideal_or_unknown():
+    for name in ("a01_f32_s1", "a07_f32_off1", "c02_f4_s1", "e03_2d_16x16_row", "j02_gather_permuted",
+                 "t02_transposeSmem", "f05_grid_stride", "a02_f32_s2"):
+        assert not _coal(name)[1], name

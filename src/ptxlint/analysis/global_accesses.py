@@ -170,7 +170,8 @@ class GlobalEvaluation:
             return None
         roots = self.ctx.address_roots.roots(ins)
         access = GlobalAccess(instruction=ins, kind=kind, bits=(ins.type_bits or 32) * ins.vector,
-                              variables=[r for r in roots if r in self.params or r in self.variables],
+                              variables=[r for r in roots if r in self.variables or r in self.params
+                                         and self.params[r].type in ("u64", "b64", "s64")],
                               generic=generic)
         iterations = _followed_loop(self.ctx, ins)
         evaluators = iterations.evaluators if iterations else [lanes]

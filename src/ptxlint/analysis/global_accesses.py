@@ -236,7 +236,8 @@ class GlobalEvaluation:
         it is not known."""
         if type(addresses) is Varying:
             if len(idx) == 1:
-                return warp_sectors([0], nbytes), [0], None, None
+                one = warp_sectors([0], nbytes)
+                return one, [0], None, (one.sectors, one.sectors)
             return f"the addresses come from run-time data ({self._origin(addresses.base)})"
         if type(addresses) is Affine:
             values = None
@@ -317,7 +318,7 @@ class GlobalEvaluation:
             described = []
             for i, c in enumerate(consts):
                 terms = tuple(sorted((s, coefs[i] - coefs[0]) for s, coefs in pitch.items() if coefs[i] != coefs[0]))
-                described.append(S.describe((c - consts[0], terms), self.lanes.table))
+                described.append(S.describe((c - consts[0], terms), self.lanes.table) if terms else c - consts[0])
         return first, relative, described, low_high
 
     def _aligned_variable(self, sym: str) -> bool:

@@ -734,7 +734,12 @@ class LaneEvaluator:
         for s, a in x[1]:
             for r, b in y[1]:
                 key = ("product",) + tuple(sorted((s, r)))
-                product = self.table.value(key, S.ComputedFrom(key[1]), True)
+                if key in self.table._by_key:
+                    product = (0, ((self.table._by_key[key], 1),))
+                else:
+                    origins = self.table.origin
+                    product = self.table.value(key, f"{origins.get(key[1], key[1])} * {origins.get(key[2], key[2])}",
+                                               True)
                 value = S.add(value, S.scale(product, a * b))
         return value
 

@@ -102,10 +102,9 @@ def _text(report: dict, path: str) -> str:
                 sectors = "?" if a["sectors"] is None else str(a["sectors"])
                 ideal = "?" if a["ideal_sectors"] is None else str(a["ideal_sectors"])
                 iters = "?" if a["iterations"] is None else str(a["iterations"])
-                var = ", ".join(a["variables"])
+                var = ", ".join(v.replace(f"{k['name']}_param_", "param ") for v in a["variables"])
                 out.append(f"    {a['line'] or '-':>6} {a['ptx_line']:>6} {a['space']:6} {a['op']:9} {a['bits']:>4} "
-                           f"{iters:>5} {sectors:>10} {ideal:>6} {'':>4}  {var}  ({a['requests']} requests; "
-                           f"sectors, not wavefronts)")
+                           f"{iters:>5} {sectors:>10} {ideal:>6} {'':>4}  {var} ({a['requests']} requests)")
                 if a.get("unknown"):
                     out.append(f"           unknown: {a['unknown']}")
                 continue
@@ -121,6 +120,8 @@ def _text(report: dict, path: str) -> str:
                 m = a["sass_merge"]
                 out.append(f"           ptxas merges PTX lines {m['ptx_lines']} into one {m['bits']}-bit load: "
                            f"{m['wavefronts']} wavefronts (ideal {m['ideal']})")
+        if any(a["space"] == "global" for a in k["accesses"]):
+            out.append("    global rows: 32-byte sectors per block and their ideal, in the wavefronts/ideal columns")
     return "\n".join(out)
 
 

@@ -14,4 +14,4 @@ def load_rule_modules() -> None:
         importlib.import_module(f"{__name__}.{name}")
 
 
-RULE_MODULES: list = ["bank", "sync", "shfl", "const", "race", "warp", "fence", "coal"]
+RULE_MODULES: list = ["bank", "sync", "shfl", "const", "race", "warp", "fence", "coal", "race_global"]

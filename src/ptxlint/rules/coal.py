@@ -122,7 +122,7 @@ def suggest_fix(ctx, access: GlobalAccess) -> Optional[dict]:
 
 
 def _offsets_text(w) -> str:
-    shown = w.described if w.described else [str(o) for o in w.offsets]
+    shown = [str(o) for o in (w.described or w.offsets)]
     lanes = w.lanes
     span = f"lanes {lanes[0]}..{lanes[-1]}" if lanes == list(range(lanes[0], lanes[-1] + 1)) else \
         f"{len(lanes)} lanes"

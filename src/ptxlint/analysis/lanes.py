@@ -709,12 +709,39 @@ class LaneEvaluator:
             for x, m in ((vals[0], vals[1]), (vals[1], vals[0])):
                 if S.is_known(m) and m[0] >= 0 and _masked_away(x[1], m[0]):
                     return S.const(x[0] & m[0])
+            x, m = vals
+            if S.is_known(m) and 0 < m[0] < (1 << 31) and x[1]:
+                # a run of low bits (`& 63`), or one above bits the unknowns never touch (`& 252` of a
+                # 4-byte offset): (c + U) mod 2^k with the bits below 2^j cleared
+                low = m[0] & -m[0]
+                full = m[0] | (low - 1)
+                if full & (full + 1) == 0 and all(c % low == 0 for _, c in x[1]):
+                    rotated = self._rotation(x, full + 1)
+                    return (-(x[0] % low), rotated[1])
+        if op == "rem" and len(vals) == 2 and S.is_known(vals[1]) and ins.type not in _SIGNED and vals[0][1]:
+            d = vals[1][0]
+            if 0 < d < (1 << 31) and d & (d - 1) == 0:
+                return self._rotation(vals[0], d)
         if op == "rem" and len(vals) == 2 and S.is_known(vals[1]) and vals[1][0] > 0:
             d = vals[1][0]
             x = vals[0]
             if all(c % d == 0 for _, c in x[1]) and x[0] >= 0 and ins.type not in _SIGNED:
                 return S.const(x[0] % d)
         return self._opaque((op, ins.type, tuple(vals)))
+
+    def _rotation(self, x, modulus: int):
+        """`(c + U) mod 2^k` with U unknown: one symbol per residue of c, so that threads whose
+        residues agree hold the same value and others different ones. The residue (in the key)
+        lets a cost model count a lane pattern that a uniform unknown rotates (`(lane + i) & 63`:
+        32 distinct table entries for every i). Differences between residues stay unknown."""
+        terms = x[1]
+        residue = x[0] % modulus
+        key = ("rotation", terms, modulus, residue)
+        name = self.table._by_key.get(key)
+        if name is None:
+            origin = f"({S.describe((0, terms), self.table)} + lane pattern) mod {modulus}"
+            name = self.table.symbol(key, origin, True)
+        return (0, ((name, 1),))
 
     def _mul(self, x, y):
         if S.is_known(y):

@@ -11,7 +11,7 @@ __global__ void transposeNaive(float *odata, const float *idata, int width, int 
     int y = blockIdx.y * TILE_DIM + threadIdx.y;
     for (int j = 0; j < TILE_DIM; j += BLOCK_ROWS)
         if (x < width && y + j < height)
-            odata[x * height + (y + j)] = idata[(y + j) * width + x];
+            odata[x * height + (y + j)] = idata[(y + j) * width + x]; // EXPECT(COAL001): the store: lanes `height` floats apart, 32 sectors per request
 }
 
 // ptxlint-block: 32x8

@@ -49,9 +49,15 @@ def test_a_mask_below_the_block_index_term_drops_it(mask, distinct):
     assert [w.distinct_addresses for w in access.warps] == [distinct] * 8
 
 
-def test_a_mask_that_keeps_bits_of_the_block_index_term_stays_unknown():
+def test_a_mask_that_keeps_bits_of_the_block_index_term_rotates_the_lane_pattern():
     """With 64 threads the block term is a multiple of 256 bytes; mask 0x1fc keeps bit 8 of it, which
-    differs between blocks: the analysis says it cannot know instead of guessing."""
+    differs between blocks: the offsets are (lane offset + 256 * blockIdx.x) mod 512, a rotation of
+    the lane pattern, so each warp reads 32 distinct addresses whatever the block (the finding says so)."""
     access = constant_access(0x1FC, block=(64, 1, 1))
-    assert not access.determined
-    assert "%ctaid.x" in access.unknown_reason
+    assert access.determined
+    assert [w.distinct_addresses for w in access.warps] == [32, 32]
+    assert any("%ctaid.x" in n and "mod 512" in n and "every value" in n for n in access.notes)
+    for block in range(4):  # what the hardware sees, block by block
+        for warp in range(2):
+            offsets = {((warp * 32 + lane) * 4 + 256 * block) & 0x1FC for lane in range(32)}
+            assert len(offsets) == 32

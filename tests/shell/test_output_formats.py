@@ -126,7 +126,8 @@ def test_sarif_of_every_real_rule_family_validates(project):
     jsonschema = pytest.importorskip("jsonschema", reason="jsonschema is in the test extra")
     repo = Path(__file__).resolve().parents[2]
     inputs = [repo / "validation" / "sync" / "labelled.sm_90.ptx", repo / "samples" / "smem_row_col.sm_90.ptx",
-              repo / "validation" / "reference" / "smem_patterns_h100.sm_90.ptx"]
+              repo / "validation" / "reference" / "smem_patterns_h100.sm_90.ptx",
+              repo / "validation" / "global_race" / "global_race.sm_90.ptx"]
     # a declared shape: without one, races between warps are not reported (a one-warp block has none)
     r = project.run("check", "--no-cache", "--isolated", "--ignore", "TEST", "--block", "256", "--format", "sarif",
                     *inputs)
@@ -136,8 +137,8 @@ def test_sarif_of_every_real_rule_family_validates(project):
     jsonschema.validators.validator_for(schema)(schema, format_checker=jsonschema.FormatChecker()).validate(log)
     run = log["runs"][0]
     codes = {res["ruleId"] for res in run["results"]}
-    assert {"BANK001", "BANK002", "CONST001", "FENCE001", "FENCE002", "FENCE003", "RACE001", "SHFL001", "SHFL002",
-            "SYNC001", "SYNC002", "SYNC003", "SYNC004", "WARP001"} <= codes
+    assert {"BANK001", "BANK002", "COAL001", "CONST001", "FENCE001", "FENCE002", "FENCE003", "RACE001", "RACE003",
+            "SHFL001", "SHFL002", "SYNC001", "SYNC002", "SYNC003", "SYNC004", "WARP001"} <= codes
     # OCC001 and SPILL001 ran too, but say nothing without --level sass
     assert {rule["id"] for rule in run["tool"]["driver"]["rules"]} - {"OCC001", "SPILL001"} == codes
     assert all(res["properties"].get("fix") for res in run["results"] if not res["ruleId"].startswith("BANK"))
@@ -193,7 +194,7 @@ def test_ptx_made_in_another_checkout_points_at_the_sources_of_this_one(tmp_path
     (clone / "transpose.sm_90.ptx").write_text(ptx)
     source = (SAMPLES / "transpose.cu").read_text()
     (clone / "transpose.cu").write_text(source)
-    r = cli("check", "--format", "text", "samples/transpose.sm_90.ptx", cwd=tmp_path / "clone")
+    r = cli("check", "--select", "BANK", "--format", "text", "samples/transpose.sm_90.ptx", cwd=tmp_path / "clone")
     assert r.returncode == 1
     first, shown = r.stdout.splitlines()[:2]
     assert first.startswith("samples/transpose.cu:")
@@ -203,5 +204,5 @@ def test_ptx_made_in_another_checkout_points_at_the_sources_of_this_one(tmp_path
     lines = source.splitlines()
     lines[line - 1] += "  // ptxlint: ignore[BANK001]"
     (clone / "transpose.cu").write_text("\n".join(lines) + "\n")
-    r = cli("check", "--no-cache", "samples/transpose.sm_90.ptx", cwd=tmp_path / "clone")
+    r = cli("check", "--no-cache", "--select", "BANK", "samples/transpose.sm_90.ptx", cwd=tmp_path / "clone")
     assert r.returncode == 0, r.stdout

@@ -125,7 +125,7 @@ def analyse_shared_accesses(ctx) -> list:
             access.iterations = iterations.count
             where = f" at line {iterations.line}" if iterations.line else ""
             all_notes.add(f"evaluated for each of the {iterations.count} iterations of the loop{where}")
-        access.notes = sorted(all_notes)
+        access.notes = sorted(all_notes | set(access.notes))  # the cost may have added one
         out.append(access)
     for group in find_vectorizable_loads(ctx, out):
         for member in group.members:
@@ -283,11 +283,18 @@ def _cost_per_warp(ctx, lanes, access: MemoryAccess, addresses: list, active: li
                 values = None  # a different unknown in each thread: never known differences
             else:
                 values = [addresses[t] for t in idx]
-            if values is None or not S.differences_known(values):
+            rotated = None
+            if values is not None and not S.differences_known(values):
+                rotated = rotated_offsets(lanes, values, access.space, nbytes)
+            if values is None or rotated is None and not S.differences_known(values):
                 unknown_lanes = idx
                 warp.lanes, warp.addresses, warp.cost = lane_ids, None, None
                 continue
-            offsets = [v[0] for v in values]
+            if rotated is not None:
+                offsets, note = rotated
+                access.notes = sorted(set(access.notes) | {note})
+            else:
+                offsets = [v[0] for v in values]
         if warp.cost is None:
             continue
         if access.space == "shared":
@@ -307,6 +314,39 @@ def _cost_per_warp(ctx, lanes, access: MemoryAccess, addresses: list, active: li
         warp.cost = _add_costs(warp.cost, cost)
     if unknown_lanes is not None:  # the last such warp names the reason
         access.unknown_reason = _why_unknown(lanes, [addresses[t] for t in unknown_lanes])
+
+
+def rotated_offsets(lanes, values: list, space: str, nbytes: int) -> Optional[tuple]:
+    """(offsets, note) when the lanes' addresses are `base + s * ((c_lane + U) mod M)` with one
+    uniform unknown U (a loop counter or parameter added before a mask): the offsets for U = 0,
+    whose cost is the cost for every U. Constant reads: the distinct count never changes; shared
+    accesses: the banks rotate with U when M * s is a multiple of 128 bytes or at most 128.
+    None when the addresses are not of that form."""
+    keys = {name: key for key, name in lanes.table._by_key.items()} if values else {}
+    family = scale = common = None
+    offsets = []
+    for const, terms in values:
+        rot = [(sym, c) for sym, c in terms if isinstance(keys.get(sym), tuple) and keys[sym][0] == "rotation"]
+        if len(rot) != 1:
+            return None
+        sym, coef = rot[0]
+        key = keys[sym]
+        rest = tuple(t for t in terms if t[0] != sym)
+        if family is None:
+            family, scale, common = key[1:3], coef, rest
+        elif key[1:3] != family or coef != scale or rest != common:
+            return None
+        offsets.append(const + coef * key[3])
+    if family is None:
+        return None
+    modulus = family[1]
+    span = modulus * abs(scale)
+    if space == "shared" and not (span % 128 == 0 or span <= 128):
+        return None
+    origin = lanes.table.origin.get(next(sym for sym, _ in values[0][1]
+                                         if isinstance(keys.get(sym), tuple) and keys[sym][0] == "rotation"))
+    return offsets, (f"the index is {origin}: counted with the unknown at 0; the count is the same for every "
+                     "value it takes")
 
 
 def _add_costs(a: WarpCost, b: WarpCost) -> WarpCost:

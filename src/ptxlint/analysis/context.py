@@ -119,6 +119,13 @@ class KernelContext:
 
         return match_sass_accesses(self, self.sass_function)
 
+    @property
+    def global_accesses(self):
+        """Every global-memory access with its sectors per warp (analysis/global_accesses.py)."""
+        from .global_accesses import analyse_global_accesses
+
+        return analyse_global_accesses(self)
+
     def loop_iterations(self, header, body):
         """Per-iteration evaluators of a loop whose trip count can be followed (cached), or None."""
         cache = self.__dict__.setdefault("_loop_iterations", {})

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from math import gcd
 from itertools import repeat
 from typing import Optional
 
@@ -487,6 +488,7 @@ class LaneEvaluator:
         fn = self.function
         init = self._join_outside(reg, outside)
         steps_uniform = True
+        step_gcd = 0  # every step is a multiple of this (kept: alignment decides global sectors)
         for d in inside:
             upd = fn.instructions[d]
             ok = False
@@ -494,7 +496,10 @@ class LaneEvaluator:
                 a, b = upd.operands[1], upd.operands[2]
                 other = b if a == reg else (a if b == reg and upd.op == "add" else None)
                 if other is not None:
-                    ok = S.uniform_across(self.operand(upd, other))
+                    step = self.operand(upd, other)
+                    ok = S.uniform_across(step)
+                    if ok:
+                        step_gcd = gcd(step_gcd, step[0][0], *(c for _, c in step[0][1]))
             steps_uniform &= ok
         header_block = fn.blocks[header] if isinstance(header, int) else None
         where = ""
@@ -502,6 +507,8 @@ class LaneEvaluator:
             where = f" (loop at line {header_block.instructions[0].loc.line})"
         if steps_uniform:
             term = self.table.value(("induction", header, reg.name), f"iterations of {reg.name}{where}")
+            if step_gcd > 1:
+                term = S.scale(term, step_gcd)
             self._note(f"{reg.name} changes by the same amount in every thread each iteration{where}; "
                        "the analysis covers every iteration with one uniform unknown")
             return [S.add(v, term) for v in init]
@@ -752,11 +759,25 @@ class LaneEvaluator:
             if op == "mul" and "hi" not in ins.modifiers:
                 return None
             if any(v.terms for v in vecs):
+                if op in ("shr", "div") and len(vecs) == 2 and not vecs[1].terms:
+                    quotient = _exact_quotient(op, ins, vecs[0], _uniform_const(vecs[1]))
+                    if quotient is not None:
+                        return quotient
+                if op in ("or", "xor") and len(vecs) == 2:
+                    joined = _disjoint_bits_sum(*vecs)
+                    if joined is not None:
+                        return joined
                 if op in ("and", "rem") and len(vecs) == 2 and not vecs[1].terms:
                     k = _uniform_const(vecs[1])
                     a = vecs[0]
                     if op == "and" and k is not None and k > 0 and _masked_away(a.terms, k):
                         return Affine([x & k for x in a.consts])
+                    if op == "and" and k is not None:
+                        # clearing the low bits (`x & -4`) keeps unknowns that are multiples of 4
+                        low = ~k & ((1 << bits) - 1)
+                        if low and low & (low + 1) == 0 and low + 1 < (1 << bits) \
+                                and all(c % (low + 1) == 0 for _, c in a.terms):
+                            return Affine([x & ~low for x in a.consts], a.terms)
                     exact = op == "rem" and k is not None and k > 0 and all(c % k == 0 for _, c in a.terms) \
                         and ins.type not in _SIGNED
                     if exact and all(x >= 0 for x in a.consts):
@@ -796,6 +817,19 @@ class LaneEvaluator:
             for x, m in ((vals[0], vals[1]), (vals[1], vals[0])):
                 if S.is_known(m) and m[0] >= 0 and _masked_away(x[1], m[0]):
                     return S.const(x[0] & m[0])
+            x, m = vals
+            if S.is_known(m) and 0 < m[0] < (1 << 31) and x[1]:
+                # a run of low bits (`& 63`), or one above bits the unknowns never touch (`& 252` of a
+                # 4-byte offset): (c + U) mod 2^k with the bits below 2^j cleared
+                low = m[0] & -m[0]
+                full = m[0] | (low - 1)
+                if full & (full + 1) == 0 and all(c % low == 0 for _, c in x[1]):
+                    rotated = self._rotation(x, full + 1)
+                    return (-(x[0] % low), rotated[1])
+        if op == "rem" and len(vals) == 2 and S.is_known(vals[1]) and ins.type not in _SIGNED and vals[0][1]:
+            d = vals[1][0]
+            if 0 < d < (1 << 31) and d & (d - 1) == 0:
+                return self._rotation(vals[0], d)
         if op == "rem" and len(vals) == 2 and S.is_known(vals[1]) and vals[1][0] > 0:
             d = vals[1][0]
             x = vals[0]
@@ -810,12 +844,46 @@ class LaneEvaluator:
             self.nonzero.add(value[1][0][0])
         return value
 
+    def _rotation(self, x, modulus: int):
+        """`(c + U) mod 2^k` with U unknown: one symbol per residue of c, so that threads whose
+        residues agree hold the same value and others different ones. The residue (in the key)
+        lets a cost model count a lane pattern that a uniform unknown rotates (`(lane + i) & 63`:
+        32 distinct table entries for every i). Differences between residues stay unknown."""
+        terms = x[1]
+        residue = x[0] % modulus
+        key = ("rotation", terms, modulus, residue)
+        name = self.table._by_key.get(key)
+        if name is None:
+            origin = f"({S.describe((0, terms), self.table)} + lane pattern) mod {modulus}"
+            name = self.table.symbol(key, origin, True)
+        return (0, ((name, 1),))
+
     def _mul(self, x, y):
         if S.is_known(y):
             return S.scale(x, y[0])
         if S.is_known(x):
             return S.scale(y, x[0])
-        return self._opaque(("mul", x, y))
+        return self._bilinear(x, y)
+
+    def _bilinear(self, x, y):
+        """x * y with unknowns on both sides, multiplied out: the product of two unknowns is an
+        unknown of its own. A lane-dependent index times a run-time row pitch (`x * height`) so
+        keeps the lanes' coefficients on the pitch instead of becoming one opaque value per lane."""
+        if len(x[1]) * len(y[1]) > 4:
+            return self._opaque(("mul", x, y))
+        value = S.add(S.scale((0, y[1]), x[0]), S.scale((0, x[1]), y[0]))
+        value = (x[0] * y[0], value[1])
+        for s, a in x[1]:
+            for r, b in y[1]:
+                key = ("product",) + tuple(sorted((s, r)))
+                if key in self.table._by_key:
+                    product = (0, ((self.table._by_key[key], 1),))
+                else:
+                    origins = self.table.origin
+                    product = self.table.value(key, f"{origins.get(key[1], key[1])} * {origins.get(key[2], key[2])}",
+                                               True)
+                value = S.add(value, S.scale(product, a * b))
+        return value
 
     def _convert(self, ins: Instruction, values: list) -> list:
         types = [m for m in ins.modifiers if m[:1] in "usbf" and m[1:].isdigit()]
@@ -1066,6 +1134,36 @@ class LoopIteration:
 def _single(v) -> Optional[str]:
     """The symbol s when v is exactly s (no constant, coefficient 1)."""
     return v[1][0][0] if v[0] == 0 and len(v[1]) == 1 and v[1][0][1] == 1 else None
+
+
+def _exact_quotient(op: str, ins: Instruction, a: "Affine", k: Optional[int]) -> Optional["Affine"]:
+    """`a >> k` or `a / k` term by term, when every unknown coefficient is a multiple of the
+    divisor and the known parts are not negative: (c + d*m) / d = c / d + m (`gid / 4` with
+    gid = blockIdx.x * 256 + threadIdx.x is blockIdx.x * 64 + threadIdx.x / 4)."""
+    if k is None or k < 0:
+        return None
+    d = 1 << k if op == "shr" else k
+    if op == "shr" and k >= 32 or d <= 0 or op == "div" and ins.type in _SIGNED:
+        return None
+    if any(c % d for _, c in a.terms) or any(c < 0 for c in a.consts):
+        return None
+    return Affine([c // d for c in a.consts], tuple((s, c // d) for s, c in a.terms))
+
+
+def _disjoint_bits_sum(a: "Affine", b: "Affine") -> Optional["Affine"]:
+    """`a | b` (or `a ^ b`) as `a + b` when the bits cannot overlap: one side is known and below
+    2^k while every constant and unknown coefficient of the other is a multiple of 2^k (nvcc
+    writes `row * 1024 + lane` as an `or`)."""
+    if a.terms and b.terms:
+        return None
+    low, high = (b, a) if a.terms else (a, b)
+    top = max(low.consts, default=0)
+    if min(low.consts, default=0) < 0:
+        return None
+    step = 1 << top.bit_length()
+    if all(c % step == 0 for c in high.consts) and all(c % step == 0 for _, c in high.terms):
+        return Affine([x + y for x, y in zip(high.consts, low.consts)], high.terms)
+    return None
 
 
 def _masked_away(terms: tuple, mask: int) -> bool:

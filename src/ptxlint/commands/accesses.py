@@ -1,4 +1,4 @@
-"""`ptxlint accesses PATH`: every shared and constant access with its per-warp prediction."""
+"""`ptxlint accesses PATH`: every shared, constant and global access with its per-warp prediction."""
 
 from __future__ import annotations
 
@@ -35,19 +35,56 @@ def kernel_report(module, function, options: AnalysisOptions) -> dict:
                 for w in access.warps
             ]
             entry.update(wavefronts=access.wavefronts, ideal=access.ideal, ways=access.ways)
+            if access.space == "const":
+                entry["distinct_addresses"] = max((w.distinct_addresses for w in access.warps if w.addresses),
+                                                  default=0)
         else:
             entry.update(per_warp=None, wavefronts=None, ideal=None, ways=None, unknown=access.unknown_reason)
+            if access.space == "const":
+                entry["distinct_addresses"] = None
         if access.vector_group is not None:
             group = access.vector_group
             entry["sass_merge"] = {"bits": group.bits, "wavefronts": group.wavefronts, "ideal": group.ideal,
                                    "ptx_lines": [m.instruction.ptx_line for m in group.members]}
         entry["notes"] = access.notes
         accesses.append(entry)
+    accesses.extend(global_entries(ctx))
+    accesses.sort(key=lambda e: e["ptx_line"])
     return {
         "name": function.name, "demangled": without_parameters(demangle(function.name)),
         "block": list(ctx.launch.dims), "block_source": ctx.launch.source, "arch": module.arch,
         "accesses": accesses,
     }
+
+
+def global_entries(ctx) -> list:
+    """The `accesses` JSON entries of the kernel's global-memory accesses (sectors per block)."""
+    out = []
+    for access in ctx.global_accesses:
+        ins = access.instruction
+        path, line, _ = ctx.position(ins)
+        entry = {
+            "ptx_line": ins.ptx_line, "path": path, "line": line, "space": "global", "op": access.kind,
+            "bits": access.bits, "instruction": ins.opcode, "variables": access.variables,
+            "iterations": access.iterations, "requests": access.requests,
+        }
+        if access.determined:
+            entry.update(sectors=access.sectors, ideal_sectors=access.ideal, lines_128b=access.lines)
+            entry["per_warp"] = [
+                {"warp": w.warp, "active_lanes": len(w.lanes), "requests": sum(c.requests for _, _, c in w.evaluations),
+                 "sectors": w.cost.sectors, "ideal_sectors": w.cost.ideal,
+                 "byte_offsets": w.described or w.offsets}
+                for w in access.warps
+            ]
+        else:
+            entry.update(sectors=None, ideal_sectors=None, lines_128b=None, per_warp=None,
+                         unknown=access.unknown_reason)
+            if access.sectors_range is not None:
+                entry["sectors_range"] = list(access.sectors_range)
+        entry["assumptions"] = access.assumptions
+        entry["notes"] = access.notes
+        out.append(entry)
+    return out
 
 
 def _text(report: dict, path: str) -> str:
@@ -56,11 +93,21 @@ def _text(report: dict, path: str) -> str:
         out.append(f"{path}: kernel {k['demangled']} ({k['name']}), block {'x'.join(map(str, k['block']))} "
                    f"({k['block_source']}), {k['arch']}")
         if not k["accesses"]:
-            out.append("    no shared or constant accesses")
+            out.append("    no shared, constant or global accesses")
             continue
         out.append(f"    {'line':>6} {'ptx':>6} {'space':6} {'op':9} {'bits':>4} {'iters':>5} {'wavefronts':>10} "
                    f"{'ideal':>6} {'ways':>4}  variable")
         for a in k["accesses"]:
+            if a["space"] == "global":
+                sectors = "?" if a["sectors"] is None else str(a["sectors"])
+                ideal = "?" if a["ideal_sectors"] is None else str(a["ideal_sectors"])
+                iters = "?" if a["iterations"] is None else str(a["iterations"])
+                var = ", ".join(v.replace(f"{k['name']}_param_", "param ") for v in a["variables"])
+                out.append(f"    {a['line'] or '-':>6} {a['ptx_line']:>6} {a['space']:6} {a['op']:9} {a['bits']:>4} "
+                           f"{iters:>5} {sectors:>10} {ideal:>6} {'':>4}  {var} ({a['requests']} requests)")
+                if a.get("unknown"):
+                    out.append(f"           unknown: {a['unknown']}")
+                continue
             wf = "?" if a["wavefronts"] is None else str(a["wavefronts"])
             ideal = "?" if a["ideal"] is None else str(a["ideal"])
             ways = "?" if a["ways"] is None else str(a["ways"])
@@ -73,6 +120,8 @@ def _text(report: dict, path: str) -> str:
                 m = a["sass_merge"]
                 out.append(f"           ptxas merges PTX lines {m['ptx_lines']} into one {m['bits']}-bit load: "
                            f"{m['wavefronts']} wavefronts (ideal {m['ideal']})")
+        if any(a["space"] == "global" for a in k["accesses"]):
+            out.append("    global rows: 32-byte sectors per block and their ideal, in the wavefronts/ideal columns")
     return "\n".join(out)
 
 
@@ -86,7 +135,8 @@ def _text(report: dict, path: str) -> str:
               help="ptx: the PTX accesses; sass: the SASS instructions ptxas makes of them (needs ptxas and "
                    "nvdisasm), each costed with its PTX access's addresses at the SASS width.")
 def accesses(paths, fmt, blocks, kernel_glob, level):
-    """List every shared and constant memory access with its predicted wavefronts per warp."""
+    """List every shared, constant and global memory access with its predicted cost per warp
+    (shared: wavefronts; constant: distinct addresses; global: 32-byte sectors)."""
     from ..analysis.launch import kernel_matches
     from ..cli import _analysis_options
 

@@ -14,4 +14,5 @@ def load_rule_modules() -> None:
         importlib.import_module(f"{__name__}.{name}")
 
 
-RULE_MODULES: list = ["bank", "sync", "shfl", "const", "race", "warp", "fence", "occupancy", "spill"]
+RULE_MODULES: list = ["bank", "sync", "shfl", "const", "race", "warp", "fence", "coal", "race_global", "occupancy",
+                      "spill"]

@@ -1,0 +1,290 @@
+"""RACE003: two threads of the grid touch the same global bytes, one writing, with nothing ordering them.
+
+Inside a block the question is RACE001's (a barrier orders global accesses of one block too).
+Across blocks nothing orders two threads within one launch, so any collision is a race; `%ctaid`
+is a symbol: the address `c_t + k * blockIdx.x + rest` of a thread of block b meets that of a thread
+of block b + 1 when c_t + k = c_u. Only adjacent blocks of one grid dimension the kernel reads are
+considered (any grid of two blocks or more in that dimension has them), and only addresses whose
+other unknowns are the same for the whole launch (kernel parameters): known addresses only.
+Atomics against atomics, and accesses with memory-order qualifiers (flag protocols, FENCE's
+domain), are not races.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from ..frontend.ir import Register
+from .race import SharedSite, _collide, _reachable, _stored_value_uniform, describe_thread
+from .registry import RuleDoc, register
+from .sync import diagnostic, where
+
+_ORDERED = {"volatile", "relaxed", "acquire", "release", "acq_rel", "sc", "mmio"}
+_VERB = {"read": "reads", "write": "writes", "atomic": "atomically updates"}
+MAX_PAIRS = 4000
+
+
+@dataclass
+class BlockConflict:
+    first: SharedSite
+    second: SharedSite
+    threads: tuple  # (thread of first, thread of second)
+    blocks: str  # which blocks, in words
+    byte: int
+
+    @property
+    def hazard(self) -> str:
+        a, b = self.first.kind, self.second.kind
+        if a == "read":
+            return "WAR"
+        if b == "read":
+            return "RAW"
+        return "WAW"
+
+
+def _sites(ctx) -> list:
+    out = []
+    for access in ctx.global_accesses:
+        ins = access.instruction
+        if any(m in _ORDERED for m in ins.modifiers):
+            continue
+        out.append(SharedSite(ctx, access))
+    return out
+
+
+def _block_dims_read(ctx) -> set:
+    dims = set()
+    for ins in ctx.function.instructions:
+        for op in ins.operands:
+            if isinstance(op, Register) and op.name.startswith("%ctaid."):
+                dims.add(op.name[-1])
+    return dims
+
+
+class _Terms:
+    """Splits an address's unknown terms into blockIdx coefficients and the rest, and says whether
+    the rest is one value for the whole launch."""
+
+    def __init__(self, ctx) -> None:
+        self.ctx = ctx
+        self.table = ctx.lanes.table
+        self.keys = {name: key for key, name in self.table._by_key.items()}
+        self.params = {p.name for p in ctx.function.params}
+
+    def block_dim(self, sym: str) -> Optional[str]:
+        key = self.keys.get(sym)
+        if isinstance(key, tuple) and len(key) == 2 and key[0] == "special" and key[1].startswith("%ctaid."):
+            return key[1][-1]
+        return None
+
+    def launch_invariant(self, sym: str) -> bool:
+        key = self.keys.get(sym)
+        if not isinstance(key, tuple) or not key:
+            return False
+        if key[0] in ("param", "param-address"):
+            return key[1] in self.params
+        if key[0] == "special":
+            return key[1].startswith(("%nctaid", "%ntid"))
+        if key[0] == "product":
+            # blockIdx times a run-time value (`blockIdx.x * height`) moves with the block by an
+            # unknown amount: such addresses are not compared
+            return all(self.launch_invariant(s) for s in key[1:])
+        return False
+
+    def split(self, terms: tuple) -> Optional[tuple]:
+        """(blockIdx coefficients {dim: k}, the other terms) or None when the rest may differ
+        between blocks (loaded data, %smid ...)."""
+        block, rest = {}, []
+        for sym, coef in terms:
+            dim = self.block_dim(sym)
+            if dim is not None:
+                block[dim] = coef
+            elif self.launch_invariant(sym):
+                rest.append((sym, coef))
+            else:
+                return None
+        return block, tuple(rest)
+
+
+def _across_blocks(ctx, terms: _Terms, dims_read: set, first: SharedSite, second: SharedSite):
+    """A pair of threads of adjacent blocks whose accesses share a byte, or None."""
+    for ea in first.evaluations:
+        for eb in second.evaluations:
+            groups_b = {}
+            for t, at in eb.threads_at.items():
+                split = terms.split(t)
+                if split is not None:
+                    groups_b.setdefault(split[1], []).append((split[0], t, at))
+            for t, at_a in ea.threads_at.items():
+                split = terms.split(t)
+                if split is None:
+                    continue
+                block_a, rest = split
+                for block_b, tb, at_b in groups_b.get(rest, ()):
+                    if block_a != block_b:
+                        continue  # the two addresses move differently with blockIdx: not compared
+                    found = _adjacent(ctx, ea, eb, tb, at_a, at_b, block_a, dims_read)
+                    if found is not None:
+                        return found
+    return None
+
+
+def _adjacent(ctx, ea, eb, terms_b, at_a: dict, at_b: dict, block: dict, dims_read: set):
+    for dim in sorted(dims_read):
+        k = block.get(dim, 0)
+        for shift in ((k, -k) if k else (0,)):
+            # the first access's thread at c in block b + shift/k meets the second's at d in block b
+            for c, ta in at_a.items():
+                for d in eb.starts_between(terms_b, c + shift - eb.nbytes + 1, c + shift + ea.nbytes):
+                    if not k:
+                        where_ = f"blocks that differ only in blockIdx.{dim} access the same addresses"
+                    elif shift > 0:
+                        where_ = f"the first in block blockIdx.{dim} = b + 1, the second in block b"
+                    else:
+                        where_ = f"the first in block blockIdx.{dim} = b, the second in block b + 1"
+                    return ta[0], at_b[d][0], where_, d
+    return None
+
+
+def _guarded(first: SharedSite, second: SharedSite) -> bool:
+    """Does either access run under a condition the analysis could not evaluate?"""
+    first.evaluations, second.evaluations  # noqa: B018 (evaluating fills the notes)
+    return any("depends on values unknown here" in n for n in first.notes + second.notes)
+
+
+def global_conflicts(ctx) -> dict:
+    """{'block': [Conflict], 'grid': [BlockConflict], 'notes': [...]} (cached per kernel)."""
+    found = ctx.__dict__.get("_global_conflicts")
+    if found is None:
+        found = ctx.__dict__["_global_conflicts"] = _find(ctx)
+    return found
+
+
+def _find(ctx) -> dict:
+    result = {"block": [], "grid": [], "notes": []}
+    sites = _sites(ctx)
+    if not sites:
+        return result
+    writes = [n for n, s in enumerate(sites) if s.kind != "read"]
+    if not writes:
+        return result
+    reach = _reachable(ctx, sites, warp_level=False)
+    compared = 0
+    for a in range(len(sites)):
+        pairs = sorted(reach[a])
+        if sites[a].kind != "read" and not _stored_value_uniform(ctx, sites[a].instruction):
+            pairs.append((a, None))
+        for b, crossed in pairs:
+            first, second = sites[a], sites[b if b is not None else a]
+            if first.kind == "read" and second.kind == "read" or first.kind == second.kind == "atomic":
+                continue
+            if _guarded(first, second):
+                continue  # which threads run them is not known: precision first
+            compared += 1
+            if compared > MAX_PAIRS:
+                result["notes"].append(f"stopped after {MAX_PAIRS} pairs of global accesses")
+                return result
+            cross, inside = _collide(first, second, crossed, want_inside=True)
+            if cross is not None or inside is not None:
+                result["block"].append(cross or inside)
+    dims = _block_dims_read(ctx)
+    if not dims:
+        result["notes"].append("the kernel does not read blockIdx: a launch of one block is assumed possible, "
+                               "so blocks are not compared")
+        return result
+    terms = _Terms(ctx)
+    for a in range(len(sites)):
+        for b in range(a, len(sites)):
+            first, second = sites[a], sites[b]
+            if first.kind == "read" and second.kind == "read" or first.kind == second.kind == "atomic":
+                continue
+            if a == b and _stored_value_uniform(ctx, first.instruction) and first.kind == "write":
+                continue
+            compared += 1
+            if compared > 2 * MAX_PAIRS:
+                result["notes"].append(f"stopped after {2 * MAX_PAIRS} pairs of global accesses")
+                return result
+            if _guarded(first, second):
+                continue  # which blocks run them is not known: they may never meet
+            found = _across_blocks(ctx, terms, dims, first, second)
+            if found is not None:
+                ta, tb, blocks, byte = found
+                result["grid"].append(BlockConflict(first, second, (ta, tb), blocks, byte))
+    return result
+
+
+@register(
+    "RACE003", "global-memory-race", "error",
+    "Two threads of the grid access the same global memory, one writing, with nothing ordering them.",
+    RuleDoc(
+        what_it_does="""
+Computes, for every thread of the block, the global bytes each load, store and atomic touches, with
+`blockIdx` kept as a symbol, and finds two threads that touch the same bytes, at least one writing:
+in one block on a path with no `__syncthreads()` between, or in two adjacent blocks (nothing orders
+blocks within one launch). `a[i] = a[i + 1]` collides across the block boundary: the last thread of
+block b reads the element the first thread of block b + 1 writes. Only addresses known from the
+PTX are compared (kernel pointers, thread and block indices); different pointer parameters are
+assumed not to alias; atomics against atomics and memory-ordered flag accesses are left to FENCE.
+""",
+        why_is_this_bad="""
+Blocks run in any order and at the same time: whether block b reads the old or the new value of its
+neighbour's element changes from run to run and between GPUs. compute-sanitizer's racecheck checks
+shared memory only, so this race goes unseen by it.
+""",
+        example="""
+int i = blockIdx.x * blockDim.x + threadIdx.x;
+float v = a[i + 1];
+__syncthreads();             // orders the block's own threads only
+a[i] = v;                    // block b + 1's thread 0 writes what block b's last thread read
+""",
+        use_instead="""
+out[i] = a[i + 1];           // write to a second buffer (or launch a second kernel)
+""",
+    ),
+)
+def check_global_race(ctx):
+    conflicts = global_conflicts(ctx)
+    seen = set()
+    for c in conflicts["block"]:
+        position = ctx.position(c.second.instruction)
+        if position in seen:
+            continue
+        seen.add(position)
+        a, b = c.first.instruction, c.second.instruction
+        t1, t2 = c.threads
+        message = (f"global-memory race ({c.hazard}) in a block: {_what(c.second)} at {where(b)} and "
+                   f"{_what(c.first)} at {where(a)} touch the same address with no barrier between")
+        notes = [f"{describe_thread(ctx, t1)} {_VERB[c.first.kind]} global byte {c.offset[1]} (from the "
+                 f"array's base) at {where(a)}; {describe_thread(ctx, t2)} {_VERB[c.second.kind]} it at "
+                 f"{where(b)}{' in the next iteration of the loop' if c.crossed_loop else ''}"]
+        notes += sorted(set(c.first.notes) | set(c.second.notes)) + conflicts["notes"]
+        yield diagnostic(ctx, "RACE003", "error", b, message, notes,
+                         "put `__syncthreads()` between the two accesses, or use an atomic",
+                         {"hazard": c.hazard, "scope": "block", "threads": list(c.threads),
+                          "ptx_lines": [a.ptx_line, b.ptx_line]})
+    for c in conflicts["grid"]:
+        position = ctx.position(c.second.instruction)
+        if position in seen:
+            continue
+        seen.add(position)
+        a, b = c.first.instruction, c.second.instruction
+        t1, t2 = c.threads
+        message = (f"global-memory race ({c.hazard}) across blocks: {_what(c.second)} at {where(b)} and "
+                   f"{_what(c.first)} at {where(a)} touch the same address from neighbouring blocks; nothing "
+                   f"orders blocks within one launch")
+        notes = [f"{describe_thread(ctx, t1)} of one block {_VERB[c.first.kind]} a global byte at {where(a)} that "
+                 f"{describe_thread(ctx, t2)} of the neighbouring block {_VERB[c.second.kind]} at {where(b)} "
+                 f"({c.blocks})",
+                 "assumed: the grid has at least two blocks in that dimension (the kernel reads its blockIdx), "
+                 "and different pointer parameters do not alias"]
+        notes += sorted(set(c.first.notes) | set(c.second.notes)) + conflicts["notes"]
+        yield diagnostic(ctx, "RACE003", "error", b, message, notes,
+                         "let every block write only elements no other block reads or writes (write to a "
+                         "second buffer), split the work into two kernel launches, or use atomics",
+                         {"hazard": c.hazard, "scope": "grid", "threads": list(c.threads),
+                          "ptx_lines": [a.ptx_line, b.ptx_line]})
+
+
+def _what(site: SharedSite) -> str:
+    return {"read": "the read", "write": "the write", "atomic": "the atomic"}[site.kind]

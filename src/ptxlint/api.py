@@ -257,6 +257,14 @@ def _launches_in(sources: list, given: tuple, host) -> tuple:
     return tuple(found)
 
 
+def with_launches(path: str, module: Module, analysis, host=((), ())):
+    """`analysis` plus the launches of `module`'s kernels found in the host code of `path` (a `.cu`)
+    or of the user sources its `.file` directives name (a `.ptx`): for the commands that look at one
+    module (`accesses`, `kernels`, `launches`) as `check` does."""
+    return replace(analysis, launches=_launches_in(launch_sources(module.files.values(), path),
+                                                   analysis.launches, host))
+
+
 def _can_fork() -> bool:
     import multiprocessing
 

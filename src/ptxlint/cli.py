@@ -222,9 +222,11 @@ if __name__ == "__main__":  # pragma: no cover
 def _register_subcommands() -> None:
     from .commands.accesses import accesses
     from .commands.kernels import kernels
+    from .commands.launches import launches
 
     main.add_command(accesses)
     main.add_command(kernels)
+    main.add_command(launches)
 
 
 _register_subcommands()

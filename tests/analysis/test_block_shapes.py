@@ -94,3 +94,52 @@ def test_a_block_glob_that_matches_no_kernel_is_an_error():
     assert "--block oneWarpRotat=32x1x1 matches no kernel of the checked files" in r.stdout
     ok = run_cli("check", "--no-cache", "--isolated", "--select", "RACE", "--block", "oneWarp*=64", str(SHAPES_PTX))
     assert ok.returncode == 1 and "RACE001" in ok.stdout
+
+
+LAUNCHED_PTX = REPO / "tests" / "analysis" / "data" / "launched.sm_90.ptx"
+
+
+def _launched_findings(path):
+    r = run_cli("check", "--no-cache", "--isolated", "--format", "json", str(path))
+    assert r.returncode == 1, r.stdout + r.stderr
+    return {d["kernel"]: d for d in json.loads(r.stdout)["diagnostics"] if d["code"] != "BANK001"}, r
+
+
+def test_kernels_are_checked_under_the_launches_in_their_host_code():
+    found, _ = _launched_findings(LAUNCHED_PTX)
+    # shiftLeft<<<4, kThreads>>> with constexpr kThreads = 128: warp 3 reads what warp 0 wrote
+    race = found.pop("_Z9shiftLeftPfPKf")
+    assert race["code"] == "RACE001"
+    assert "assumed block 128x1x1 (from the launch at tests/analysis/data/launched.cu:36)" in race["notes"]
+    assert race["data"]["blocks"] == ["128x1x1"]
+    # rotate<<<1, 32>>>: one warp, ordered by __syncwarp(); nothing else fires either
+    assert found == {}
+    text = run_cli("check", "--no-cache", "--isolated", "--select", "BANK", str(LAUNCHED_PTX)).stdout
+    assert "assumed block 16x16x1 (from the launch at tests/analysis/data/launched.cu:38)" in text
+
+
+def test_a_cu_file_is_checked_under_its_own_launches(tmp_path):
+    import shutil
+
+    import pytest
+
+    if shutil.which("nvcc") is None:
+        pytest.skip("nvcc not on PATH")
+    source = tmp_path / "launched.cu"
+    source.write_text((REPO / "tests" / "analysis" / "data" / "launched.cu").read_text())
+    r = run_cli("check", "--no-cache", "--isolated", "--select", "RACE", "launched.cu", cwd=tmp_path)
+    assert r.returncode == 1
+    assert "launched.cu:20:5: RACE001" in r.stdout
+    assert "assumed block 128x1x1 (from the launch at launched.cu:36)" in r.stdout
+
+
+def test_the_launches_command_says_where_each_shape_comes_from():
+    r = run_cli("launches", str(LAUNCHED_PTX), str(SHAPES_PTX))
+    assert r.returncode == 0, r.stderr
+    assert "  shiftLeft: 128x1x1 (from the launch at tests/analysis/data/launched.cu:36)" in r.stdout
+    assert "  tileCopy: 16x16x1 (from the launch at tests/analysis/data/launched.cu:38)" in r.stdout
+    assert "  halfWarpBarrier: unknown: checked under 256x1x1, 128x1x1" in r.stdout
+    doc = json.loads(run_cli("launches", "--format", "json", "--kernel", "rotate", str(LAUNCHED_PTX)).stdout)
+    (plan,) = doc["files"][0]["kernels"]
+    assert plan["known"] and plan["shapes"] == [{"block": [32, 1, 1],
+                                                 "source": "from the launch at tests/analysis/data/launched.cu:35"}]

@@ -10,7 +10,7 @@ import click
 from ..analysis.accesses import variables_behind
 from ..analysis.context import AnalysisOptions, KernelContext
 from ..analysis.layout import source_name
-from ..api import discover, load_module
+from ..api import discover, load_module, with_launches
 from ..errors import InputError
 from ..frontend.demangle import demangle, without_parameters
 
@@ -140,7 +140,7 @@ def accesses(paths, fmt, blocks, kernel_glob, level):
     from ..analysis.launch import kernel_matches
     from ..cli import _analysis_options
 
-    options = _analysis_options(blocks, None)
+    base_options = _analysis_options(blocks, None)
     files, errors = discover(paths)
     reports = []
     for path in files:
@@ -150,6 +150,7 @@ def accesses(paths, fmt, blocks, kernel_glob, level):
             errors.append(err)
             continue
         kernels = [f for f in module.kernels if kernel_glob is None or kernel_matches(f, kernel_glob)]
+        options = with_launches(path, module, base_options)
         if level == "sass":
             from .accesses_sass import sass_kernel_report
             from ..frontend.sass.load import program_for_module

@@ -131,6 +131,10 @@ def kernel_rows(path: str, options, level: str, arch: Optional[str], dynamic: li
         level = "sass"
     target = arch or (program.arch if program else None) or (module.arch if module else None) or "sm_90"
     limits = limits_for(target)
+    if module is not None:
+        from ..api import with_launches
+
+        options = with_launches(path, module, options)
     names = [f.name for f in module.kernels] if module is not None else [f.name for f in program.kernels]
     if program is not None and not program.modules and program.how.endswith("no SASS)"):
         notes.append("SASS not read: nvdisasm not found (pip install 'ptxlint[sass]')")

@@ -53,6 +53,7 @@ class FileResult:
     sources: list = field(default_factory=list)  # user files the findings may point into
     cached: bool = False
     hidden_in_toolkit: int = 0  # findings located in CUDA toolkit headers, left out of `diagnostics`
+    incomplete: list = field(default_factory=list)  # kernels whose analysis stopped early (budget.py)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -116,26 +117,48 @@ PARALLEL_MIN_INSTRUCTIONS = 20_000
 _FORKED: dict = {}  # what forked workers analyse: set before the pool forks, read in the children
 
 
-def _check_function(module: Module, index: int, rules: list, analysis) -> list:
+def _check_function(module: Module, index: int, rules: list, analysis) -> tuple:
+    """(diagnostics, incomplete): the findings of `rules` on one function, and None or a record
+    saying why its analysis stopped early (budget.py): the rules that finished keep their findings."""
+    from .analysis.budget import BudgetExhausted, describe, kernel_budget
+
     with collector_paused():
-        context = KernelContext(module, module.functions[index], analysis)
+        function = module.functions[index]
+        context = KernelContext(module, function, analysis)
+        diagnostics: list = []
+        done: list = []
+        reason = None
         try:
-            diagnostics: list = []
-            for rule in rules:
-                diagnostics.extend(rule.check(context))
-            return diagnostics
+            with kernel_budget(analysis.budget):
+                for rule in rules:
+                    diagnostics.extend(rule.check(context))
+                    done.append(rule.code)
+        except BudgetExhausted as err:
+            reason = err.reason
+        except RecursionError:
+            reason = "the kernel's structure is nested too deeply to follow"
         finally:
             context.release()
+        if reason is None:
+            return diagnostics, None
+        note = describe(reason, analysis.budget)
+        for d in diagnostics:
+            d.notes.append(note)
+            d.data["incomplete"] = note
+        skipped = [r.code for r in rules if r.code not in done]
+        return diagnostics, {"path": module.path, "kernel": function.name, "line": function.ptx_line,
+                             "reason": note, "skipped_rules": skipped}
 
 
-def _check_function_forked(index: int) -> list:
+def _check_function_forked(index: int) -> tuple:
     return _check_function(_FORKED["module"], index, _FORKED["rules"], _FORKED["analysis"])
 
 
 def check_module(module: Module, options: Optional[CheckOptions] = None, rules: Optional[list] = None,
-                 jobs: Optional[int] = 1, only: Optional[set] = None) -> list:
+                 jobs: Optional[int] = 1, only: Optional[set] = None, incomplete: Optional[list] = None) -> list:
     """Run the selected rules on every function with a body (or those named in `only`); return
-    sorted diagnostics.
+    sorted diagnostics. A function whose analysis stopped early (its budget ran out) is appended
+    to `incomplete` as a dict (path, kernel, line, reason, skipped_rules) when a list is given.
 
     With `jobs` > 1 (None: one per CPU) a large module's functions are analysed in forked
     processes, which inherit the parsed module instead of receiving a copy."""
@@ -156,13 +179,15 @@ def check_module(module: Module, options: Optional[CheckOptions] = None, rules: 
         _FORKED.update(module=module, rules=rules, analysis=options.analysis)
         try:
             with multiprocessing.get_context("fork").Pool(min(jobs, len(indices))) as pool:
-                for found in pool.imap_unordered(_check_function_forked, indices, chunksize=1):
-                    diagnostics.extend(found)
+                results = list(pool.imap_unordered(_check_function_forked, indices, chunksize=1))
         finally:
             _FORKED.clear()
     else:
-        for i in indices:
-            diagnostics.extend(_check_function(module, i, rules, options.analysis))
+        results = [_check_function(module, i, rules, options.analysis) for i in indices]
+    for found, stopped in results:
+        diagnostics.extend(found)
+        if stopped is not None and incomplete is not None:
+            incomplete.append(stopped)
     return sorted(diagnostics, key=Diagnostic.sort_key)
 
 
@@ -171,7 +196,8 @@ def check_module(module: Module, options: Optional[CheckOptions] = None, rules: 
 PARALLEL_MIN_BYTES = 2_000_000
 
 
-def _check_ptx_in_parts(path: str, rules: list, analysis, jobs: Optional[int]) -> Optional[list]:
+def _check_ptx_in_parts(path: str, rules: list, analysis, jobs: Optional[int],
+                        incomplete: Optional[list] = None) -> Optional[list]:
     """Sorted diagnostics of a large PTX file parsed and checked in parts (frontend/split.py) by
     forked workers, so that the parse runs in parallel as well. None when the file is not worth
     it or does not split cleanly (one that does not parse, say): the caller then parses it whole,
@@ -202,10 +228,12 @@ def _check_ptx_in_parts(path: str, rules: list, analysis, jobs: Optional[int]) -
         _FORKED.clear()
     if any(f is None for f in found):
         return None
-    return sorted((d for f in found for d in f), key=Diagnostic.sort_key)
+    if incomplete is not None:
+        incomplete.extend(stopped for _, part in found for stopped in part)
+    return sorted((d for f, _ in found for d in f), key=Diagnostic.sort_key)
 
 
-def _check_part_forked(task: tuple) -> Optional[list]:
+def _check_part_forked(task: tuple) -> Optional[tuple]:
     from .frontend.split import part_text
 
     functions, with_sections = task
@@ -224,7 +252,10 @@ def _check_part_forked(task: tuple) -> Optional[list]:
     if len(defined) != len(kept) or len(module.sections) != (len(layout.sections) if with_sections else 0):
         return None  # the scan and the grammar disagree on where functions or sections are
     own = {f.name for k, f in zip(sorted(kept), defined) if k in functions}
-    return check_module(module, CheckOptions(analysis=_FORKED["analysis"]), rules=_FORKED["rules"], jobs=1, only=own)
+    stopped: list = []
+    found = check_module(module, CheckOptions(analysis=_FORKED["analysis"]), rules=_FORKED["rules"], jobs=1, only=own,
+                         incomplete=stopped)
+    return found, stopped
 
 
 def _can_fork() -> bool:
@@ -307,7 +338,8 @@ def _plan(path: str, options: CheckOptions):
     blocks = list(options.analysis.block_overrides) + list(config.blocks)
     arches = list(options.arches) or list(config.arches or [])
     pinned_arch = options.analysis.arch or (arches[0] if arches else None)
-    analysis = replace(options.analysis, block_overrides=blocks, arch=pinned_arch)
+    budget = options.analysis.budget if options.analysis.budget is not None else config.analysis_budget
+    analysis = replace(options.analysis, block_overrides=blocks, arch=pinned_arch, budget=budget)
     compile_options = None
     if path.endswith(SOURCE_SUFFIXES):
         compile_options = CompileOptions(
@@ -337,10 +369,11 @@ def _run_plan(plan: _FilePlan) -> dict:
     from .rules.registry import iter_rules
 
     rules = list(iter_rules(plan.rule_codes))
+    incomplete: list = []  # kernels whose analysis stopped early (budget.py)
     try:
         in_parts = None
         if plan.compile is None:
-            in_parts = _check_ptx_in_parts(plan.path, rules, plan.analysis, plan.parse_jobs)
+            in_parts = _check_ptx_in_parts(plan.path, rules, plan.analysis, plan.parse_jobs, incomplete)
         if in_parts is not None:
             modules = []
             found_per_arch = [(None, in_parts)]
@@ -348,7 +381,8 @@ def _run_plan(plan: _FilePlan) -> dict:
             modules = _load_modules(plan.path, plan.compile, plan.parse_jobs)
             found_per_arch = [
                 (arch, check_module(module, CheckOptions(analysis=replace(plan.analysis, arch=arch) if arch
-                                                         else plan.analysis), rules=rules, jobs=plan.parse_jobs))
+                                                         else plan.analysis), rules=rules, jobs=plan.parse_jobs,
+                                    incomplete=incomplete))
                 for arch, module in modules
             ]
         diagnostics: dict = {}
@@ -382,6 +416,7 @@ def _run_plan(plan: _FilePlan) -> dict:
             "path": plan.path,
             "diagnostics": [d.to_dict() for d in sorted(diagnostics.values(), key=Diagnostic.sort_key)],
             "errors": [], "sources": sources, "cached": False,
+            "incomplete": [dict(s, path=_user_path(s["path"], plan.path)) for s in incomplete],
         }
     except InputError as err:
         return {"path": plan.path, "diagnostics": [], "errors": [err.to_dict()], "sources": [plan.path], "cached": False}
@@ -389,7 +424,7 @@ def _run_plan(plan: _FilePlan) -> dict:
         message = f"internal error in ptxlint while checking this file ({type(err).__name__}: {err}); please report it"
         return {"path": plan.path, "diagnostics": [], "sources": [plan.path], "cached": False,
                 "errors": [InputError(plan.path, message).to_dict()]}
-    if cache is not None:
+    if cache is not None and not incomplete:  # a run that ran out of time may finish next time
         from .cache import file_digest as digest_of
 
         entry["deps"] = {dep: digest_of(dep) for dep in deps if os.path.abspath(dep) != os.path.abspath(plan.path)}
@@ -421,6 +456,7 @@ def _result_from_dict(entry: dict) -> FileResult:
         errors=[InputError(e["path"], e["message"], e.get("line"), e.get("column")) for e in entry["errors"]],
         sources=list(entry.get("sources", [])),
         cached=bool(entry.get("cached")),
+        incomplete=list(entry.get("incomplete", [])),
     )
 
 

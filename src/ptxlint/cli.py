@@ -47,9 +47,9 @@ def _parse_arches(values) -> list:
         raise click.BadParameter(str(err), param_hint="--arch") from None
 
 
-def _analysis_options(blocks, arch) -> AnalysisOptions:
+def _analysis_options(blocks, arch, budget=None) -> AnalysisOptions:
     overrides = [(*_parse_block(b), "command line (--block)") for b in blocks]
-    return AnalysisOptions(block_overrides=overrides, arch=arch)
+    return AnalysisOptions(block_overrides=overrides, arch=arch, budget=budget)
 
 
 def _emit(text: str, output) -> None:
@@ -102,8 +102,11 @@ FORMATS = ["text", "concise", "json", "sarif", "github"]
 @click.option("--toolkit-headers", is_flag=True,
               help="Also report findings located in CUDA toolkit headers (CUB, Thrust, libcu++), "
                    "which are hidden by default.")
+@click.option("--analysis-budget", "analysis_budget", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
+              help="CPU seconds the analysis of one kernel may take (default: 10, or `analysis-budget` in the "
+                   "config; 0: no limit). A kernel that needs more is reported as incomplete.")
 def check(paths, fmt, select, ignore, blocks, arches, nvcc, nvcc_args, output, statistics,
-          report_unused_suppressions, no_cache, cache_dir, isolated, jobs, toolkit_headers):
+          report_unused_suppressions, no_cache, cache_dir, isolated, jobs, toolkit_headers, analysis_budget):
     """Check .cu, .ptx files (or directories of them) and report findings."""
     from .cache import default_cache_dir
 
@@ -111,7 +114,7 @@ def check(paths, fmt, select, ignore, blocks, arches, nvcc, nvcc_args, output, s
     options = CheckOptions(
         select=[s.strip() for s in select.split(",") if s.strip()],
         ignore=[s.strip() for s in ignore.split(",") if s.strip()],
-        analysis=_analysis_options(blocks, arch_list[0] if arch_list else None),
+        analysis=_analysis_options(blocks, arch_list[0] if arch_list else None, analysis_budget),
         arches=arch_list,
         nvcc=nvcc,
         nvcc_args=list(nvcc_args),

@@ -20,6 +20,7 @@ class AnalysisOptions:
 
     block_overrides: list = field(default_factory=list)  # [(kernel glob or None, (x, y, z), origin)]
     arch: Optional[str] = None
+    budget: Optional[float] = None  # CPU seconds per kernel (budget.py); None: the default, 0: no limit
 
 
 class KernelContext:

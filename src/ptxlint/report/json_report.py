@@ -21,5 +21,7 @@ def render(results) -> str:
         "errors": [e.to_dict() for r in results for e in r.errors],
         # findings located in CUDA toolkit headers, left out (`--toolkit-headers` includes them)
         "hidden_in_toolkit_headers": sum(r.hidden_in_toolkit for r in results),
+        # kernels whose analysis stopped early (the per-kernel budget): their findings may be partial
+        "incomplete": [dict(s) for r in results for s in getattr(r, "incomplete", ())],
     }
     return json.dumps(doc, indent=2) + "\n"

@@ -118,6 +118,15 @@ def render(results, rules=()) -> str:
                     loc["region"] = {"startLine": err.line}
                 n["locations"] = [{"physicalLocation": loc}]
             notifications.append(n)
+    failed = bool(notifications)
+    for r in results:
+        for s in getattr(r, "incomplete", ()):
+            uri, base = _uri(s["path"])
+            loc = {"artifactLocation": {"uri": uri, **({"uriBaseId": base} if base else {})}}
+            if s.get("line"):
+                loc["region"] = {"startLine": s["line"]}
+            notifications.append({"level": "warning", "locations": [{"physicalLocation": loc}],
+                                  "message": {"text": f"kernel {s['kernel']} not fully analysed: {s['reason']}"}})
 
     run = {
         "tool": {"driver": {
@@ -127,7 +136,7 @@ def render(results, rules=()) -> str:
             "rules": [_rule_descriptor(r) for r in descriptors],
         }},
         "originalUriBaseIds": {"%SRCROOT%": {"uri": Path(os.getcwd()).as_uri() + "/"}},
-        "invocations": [{"executionSuccessful": not notifications, "toolExecutionNotifications": notifications}],
+        "invocations": [{"executionSuccessful": not failed, "toolExecutionNotifications": notifications}],
         "results": sarif_results,
     }
     doc = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}

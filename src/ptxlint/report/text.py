@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 
-from . import summary_line
+from . import incomplete_lines, summary_line
 
 
 @lru_cache(maxsize=64)
@@ -48,6 +48,7 @@ def render(results, colour: bool = False) -> str:
             out.append(_colour(f"{err}", "1;31", colour) if colour else f"{err}")
         for d in result.diagnostics:
             out.append(format_diagnostic(d, colour))
+    out.extend(incomplete_lines(results))
     out.append(summary_line(results))
     return "\n".join(out) + "\n"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from bisect import bisect_left
 
 from ..frontend.ir import Function, Instruction, Register
+from .budget import spend
 from .cfg import ControlFlowGraph
 
 
@@ -55,6 +56,7 @@ class ReachingDefinitions:
         while changed:
             changed = False
             for bid in order:
+                spend()
                 new_in = 0
                 for pred in cfg.graph.predecessors(bid):
                     new_in |= out_sets[pred]

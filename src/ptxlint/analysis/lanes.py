@@ -404,6 +404,7 @@ class LaneEvaluator:
         while stack:
             i, name, pending = stack[-1]
             if pending is None:
+                spend()
                 ins = instructions[i]
                 pending = []
                 read = ins.sources()

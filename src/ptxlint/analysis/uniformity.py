@@ -25,6 +25,7 @@ from typing import Optional
 from ..frontend.ir import Instruction, PairOperand, Register, Symbol, registers_in
 from ..frontend.sourcemap import user_location
 from . import symbolic as S
+from .budget import spend
 from .cfg import ENTRY, EXIT
 
 UNIFORM, CTA, BLOCK, WARP = 0, 1, 2, 3
@@ -161,6 +162,7 @@ class UniformityAnalysis:
                 return current[name]
 
             for ins in block.instructions:
+                spend()
                 uses = []
                 for reg in ins.sources():
                     if not reg.is_special:
@@ -251,6 +253,7 @@ class UniformityAnalysis:
             changed = False
             rounds += 1
             for ins in instructions:
+                spend()
                 dests = ins.destinations()
                 if dests:
                     for reg, (lvl, why) in self._transfer(ins, dests):

@@ -8,12 +8,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Optional
 
+from ..analysis.budget import spend
 from ..analysis.layout import source_name
 from ..analysis.lanes import Affine, Varying
 from ..analysis.loops import innermost_loop
 from ..frontend.ir import Immediate, Instruction, Register
 from .registry import RuleDoc, register
-from .sync import barrier_kind, callee_name, diagnostic, is_arrive, where
+from .sync import barrier_kind, call_targets, callee_name, diagnostic, is_arrive, where
 
 MAX_PAIRS = 4000  # access pairs compared per kernel; beyond that the rest is skipped with a note
 _KIND = {"load": "read", "ldmatrix": "read", "store": "write", "stmatrix": "write", "atomic": "atomic"}
@@ -186,7 +187,10 @@ def _reachable(ctx, sites: list, warp_level: bool) -> dict:
     by_block: dict = {}
     for n, site in enumerate(sites):
         by_block.setdefault(fn.block_of(site.instruction).id, []).append(n)
-    stops = {b.id: [i.index for i in b.instructions if _orders_shared_accesses(ctx, i, warp_level)]
+    # a call whose targets are not known (a function pointer, a virtual call) may wait at a
+    # barrier: no race is claimed across it (the walk stops there, as at a barrier)
+    stops = {b.id: [i.index for i in b.instructions if _orders_shared_accesses(ctx, i, warp_level)
+                    or (i.op == "call" and call_targets(fn, i) is None)]
              for b in fn.blocks}
     index_of = {site.instruction.index: n for n, site in enumerate(sites)}
 
@@ -200,6 +204,7 @@ def _reachable(ctx, sites: list, warp_level: bool) -> dict:
     out = {}
     back = cfg.back_edges
     for n, site in enumerate(sites):
+        spend()
         ins = site.instruction
         block_id = fn.block_of(ins).id
         found, blocked = scan(block_id, ins.index + 1)
@@ -255,6 +260,7 @@ def _find_conflicts(ctx) -> dict:
             if first.kind == "atomic" and second.kind == "atomic":
                 continue
             compared += 1
+            spend()
             if compared > MAX_PAIRS:
                 result["notes"].append(f"stopped after {MAX_PAIRS} pairs of shared accesses")
                 return result
@@ -303,6 +309,7 @@ def _collide(first: SharedSite, second: SharedSite, crossed, want_inside: bool) 
                 candidates = (((c, ta), eb.starts_between(terms, c - eb.nbytes + 1, c + ea.nbytes))
                               for c, ta in at_a.items())
             for (c, ta), starts in candidates:
+                spend()
                 for d in starts:
                     tb = at_b[d]
                     key = (terms, max(c, d))

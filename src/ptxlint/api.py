@@ -356,6 +356,7 @@ def _run_plan(plan: _FilePlan) -> dict:
     """Check one file (in a worker process); returns the result as plain data."""
     from .cache import ResultCache, file_digest, make_key
 
+    _trust_sources_of(plan)
     cache = key = None
     if plan.cache_dir:
         digest = file_digest(plan.path)
@@ -432,6 +433,17 @@ def _run_plan(plan: _FilePlan) -> dict:
     return entry
 
 
+def _trust_sources_of(plan: _FilePlan) -> None:
+    """Let snippets and suppressions be read from the checked file's tree and its include
+    directories, and from nowhere else a PTX file's `.file` may name (frontend/sourcefiles.py)."""
+    from .frontend.sourcefiles import include_dirs_of, trust_tree_of
+
+    includes = []
+    if plan.compile is not None:
+        includes = list(plan.compile.include_dirs) + include_dirs_of(plan.compile.extra_args)
+    trust_tree_of(plan.path, includes)
+
+
 def _is_toolkit(path: str) -> bool:
     from .frontend.sourcemap import is_toolkit_header
 
@@ -481,6 +493,8 @@ def check_paths(paths: Iterable[str], options: Optional[CheckOptions] = None) ->
             continue
         plans.append(plan)
     plans = _fail_fast_without_nvcc(plans, results)
+    for plan in plans:  # in this process too: reports and suppressions read the sources here
+        _trust_sources_of(plan)
     results.extend(_run_all(plans, options.jobs))
     _apply_suppressions(results, plans, options)
     if not options.toolkit_headers:

@@ -43,14 +43,10 @@ def _rule_descriptor(rule) -> dict:
 
 
 def _line_text(path: str, line) -> str:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            for i, text in enumerate(fh, 1):
-                if i == line:
-                    return text.strip()
-    except OSError:
-        pass
-    return ""
+    from ..frontend.sourcefiles import read_lines
+
+    lines = read_lines(path) or []  # only trusted sources are read (sourcefiles.py)
+    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
 
 
 def _fingerprint(d, seen: dict) -> str:

@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 import os
-from functools import lru_cache
 
+from ..frontend.sourcefiles import read_lines
 from . import incomplete_lines, summary_line
 
 
-@lru_cache(maxsize=64)
-def _source_lines(path: str) -> tuple:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            return tuple(fh.read().split("\n"))
-    except OSError:
-        return ()
+def _source_lines(path: str) -> list:
+    """The file's lines, or none when it may not be read (sourcefiles.py: only trusted sources)."""
+    return read_lines(path) or []
 
 
 def _colour(text: str, code: str, enabled: bool) -> str:

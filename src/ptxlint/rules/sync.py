@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import os
 import re
-from functools import lru_cache
 from typing import Optional
 
 from ..analysis.uniformity import BLOCK, CTA, WARP
 from ..diagnostics import Diagnostic
 from ..frontend.demangle import demangle, without_parameters
 from ..frontend.ir import Function, Immediate, Instruction, OperandList, Symbol
+from ..frontend.sourcefiles import read_lines
 from ..frontend.sourcemap import user_location
 from .registry import RuleDoc, register
 
@@ -197,13 +197,9 @@ def in_loop_exit(ctx, branch_block, block_id) -> bool:
 # Early exits
 
 
-@lru_cache(maxsize=64)
 def _source_lines(path: str) -> Optional[list]:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            return fh.read().splitlines()
-    except OSError:
-        return None
+    """The source's lines when it may be read (frontend/sourcefiles.py: only trusted sources)."""
+    return read_lines(path)
 
 
 def _reaches(cfg, start, target) -> bool:

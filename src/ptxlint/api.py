@@ -365,8 +365,9 @@ def _run_plan(plan: _FilePlan) -> dict:
             key = make_key(digest, plan.key_options())
             entry = cache.get(key)
             if entry is not None:
-                entry["cached"] = True
-                return entry
+                replayed = _replay_cached(entry, plan)
+                if replayed is not None:
+                    return replayed
     from .rules.registry import iter_rules
 
     rules = list(iter_rules(plan.rule_codes))
@@ -408,10 +409,10 @@ def _run_plan(plan: _FilePlan) -> dict:
         deps = {}
         for arch, module in modules:
             for f in module.files.values():
-                if arch is not None and os.path.isfile(f):
-                    deps[os.path.abspath(f)] = None
+                if os.path.isfile(f) and not _is_toolkit(f):
+                    deps[os.path.abspath(f)] = None  # SYNC reads the branch's source line
                     user = _user_path(f, plan.path)
-                    if user not in sources and not _is_toolkit(f):
+                    if arch is not None and user not in sources:
                         sources.append(user)
         entry = {
             "path": plan.path,
@@ -426,10 +427,53 @@ def _run_plan(plan: _FilePlan) -> dict:
         return {"path": plan.path, "diagnostics": [], "sources": [plan.path], "cached": False,
                 "errors": [InputError(plan.path, message).to_dict()]}
     if cache is not None and not incomplete:  # a run that ran out of time may finish next time
-        from .cache import file_digest as digest_of
+        cache.put(key, _portable_entry(entry, plan, deps))
+    return entry
 
-        entry["deps"] = {dep: digest_of(dep) for dep in deps if os.path.abspath(dep) != os.path.abspath(plan.path)}
-        cache.put(key, entry)
+
+def _portable_entry(entry: dict, plan: _FilePlan, deps: dict) -> dict:
+    """`entry` as cached: every path relative to the checked file (cache.portable_path), with the
+    digests of the sources it depends on and, for PTX, the `.file` table as resolved here."""
+    from .cache import portable_path, safe_digest, source_files
+
+    def portable(p):
+        return portable_path(p, plan.path)
+
+    stored = dict(entry, path=None, cached=False, incomplete=[])
+    stored["diagnostics"] = [dict(d, path=portable(d["path"]), ptx_path=portable(d.get("ptx_path")))
+                             for d in entry["diagnostics"]]
+    stored["sources"] = [portable(p) for p in entry["sources"]]
+    checked = os.path.abspath(plan.path)
+    stored["deps"] = {portable(dep): safe_digest(dep) for dep in deps if dep != checked}
+    if plan.compile is None:
+        stored["files"] = source_files(plan.path)
+    return stored
+
+
+def _replay_cached(stored: dict, plan: _FilePlan) -> Optional[dict]:
+    """A cached entry for the file checked now, under its current path; None when it does not
+    apply here (a source it depends on differs, or the PTX's `.file` sources resolve elsewhere)."""
+    from .cache import local_path, safe_digest, source_files
+
+    def local(p):
+        return local_path(p, plan.path)
+
+    for dep, digest in stored.get("deps", {}).items():
+        if safe_digest(local(dep)) != digest:
+            return None
+    if plan.compile is None and stored.get("files") != source_files(plan.path):
+        return None
+
+    def shown(p):
+        p = local(p)
+        return _user_path(p, plan.path) if p is not None and os.path.isabs(p) else p
+
+    entry = dict(stored, path=plan.path, cached=True, incomplete=[])
+    entry.pop("deps", None)
+    entry.pop("files", None)
+    entry["diagnostics"] = [dict(d, path=shown(d["path"]), ptx_path=shown(d.get("ptx_path")))
+                            for d in stored["diagnostics"]]
+    entry["sources"] = [shown(p) for p in stored["sources"]]
     return entry
 
 

@@ -41,7 +41,7 @@ def trust_tree_of(checked_path: str, include_dirs: Iterable[str] = ()) -> None:
     repository it is in, and the include directories it is compiled with."""
     folder = os.path.dirname(os.path.abspath(checked_path))
     trust_directory(folder)
-    root = _repository_root(folder)
+    root = repository_root(folder)
     if root is not None:
         trust_directory(root)
     for d in include_dirs:
@@ -62,7 +62,7 @@ def include_dirs_of(args: Iterable[str]) -> list:
     return out
 
 
-def _repository_root(folder: str) -> Optional[str]:
+def repository_root(folder: str) -> Optional[str]:
     """The nearest enclosing directory with a `.git` (or `.hg`), or None."""
     current = folder
     while True:

@@ -54,7 +54,8 @@ def parse_int(text: str) -> int:
             return sign * int(digits, 8)
         return sign * int(digits, 10)
     except ValueError:
-        raise OperandSyntaxError(f"{text!r} is not an integer", 0) from None
+        shown = text if len(text) <= 24 else text[:20] + "..."
+        raise OperandSyntaxError(f"{shown!r} is not an integer", 0) from None
 
 
 def parse_float(text: str) -> float:

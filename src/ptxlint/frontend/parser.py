@@ -16,6 +16,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from ..errors import InputError
 from ..gc_pause import collector_paused
 from . import ir
+from .arity import missing_operands
 from .grammar_file import grammar_text
 from .operands import OperandSyntaxError, decode_operands
 from .operands import parse_float as _float
@@ -380,6 +381,9 @@ class _IrBuilder:
             opcode=opcode, operands=operands, guard=ir.Register(guard_name) if guard_name else None,
             guard_negated=bool(negated), ptx_line=line + text[: m.start(3)].count("\n"), loc=self.current_loc,
         )
+        wrong = missing_operands(ins.op, ins.modifiers, len(operands))
+        if wrong is not None:
+            raise InputError(self.path, f"syntax error: {wrong}", ins.ptx_line, None)
         self.instructions.append(ins)
         return None
 

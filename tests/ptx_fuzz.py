@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import re
 from pathlib import Path
+from typing import Optional
 
 _NUMBER = re.compile(r"(?<![%\w$])-?\d+(?![\w$])")
 _REGISTER = re.compile(r"%[a-z]+\d+")
@@ -84,10 +85,11 @@ class InternalError(AssertionError):
     """ptxlint failed on an input in a way no input may make it fail."""
 
 
-def check_text(text: str, path: str = "fuzz.ptx") -> str:
-    """Parse and check PTX text with every rule; returns "ok" or "input-error", raises
-    InternalError for anything else."""
-    from ptxlint.api import check_module
+def check_text(text: str, path: str = "fuzz.ptx", budget: Optional[float] = None) -> str:
+    """Parse and check PTX text with every rule (each kernel within `budget` CPU seconds, None: the
+    default); returns "ok" or "input-error", raises InternalError for anything else."""
+    from ptxlint.analysis.context import AnalysisOptions
+    from ptxlint.api import CheckOptions, check_module
     from ptxlint.errors import InputError
     from ptxlint.frontend.parser import parse_ptx
 
@@ -100,7 +102,7 @@ def check_text(text: str, path: str = "fuzz.ptx") -> str:
     except Exception as err:  # noqa: BLE001 - the oracle: nothing else may escape
         raise InternalError(f"parse: {type(err).__name__}: {err}") from err
     try:
-        check_module(module, jobs=1)
+        check_module(module, CheckOptions(analysis=AnalysisOptions(budget=budget)), jobs=1)
     except InputError as err:  # e.g. a directive the analysis rejects, at its line
         if err.line is None:
             raise InternalError(f"input error without a line: {err}") from None
@@ -108,3 +110,56 @@ def check_text(text: str, path: str = "fuzz.ptx") -> str:
     except Exception as err:  # noqa: BLE001
         raise InternalError(f"check: {type(err).__name__}: {err}") from err
     return "ok"
+
+
+def failure_signature(text: str, time_limit: float = 10.0) -> Optional[str]:
+    """How ptxlint fails on `text` ("RecursionError in lanes.py:block_active", "hang"), or None
+    when it does not. `time_limit` is CPU seconds (SIGPROF; main thread only)."""
+    import signal
+    import traceback
+
+    class _Late(BaseException):
+        pass
+
+    def late(signum, frame):
+        raise _Late()
+
+    previous = signal.signal(signal.SIGPROF, late)
+    signal.setitimer(signal.ITIMER_PROF, time_limit)
+    try:
+        check_text(text)
+        return None
+    except _Late:
+        return "hang"
+    except InternalError as err:
+        cause = err.__cause__
+        if cause is None:
+            return str(err)[:80]
+        frames = [f for f in traceback.extract_tb(cause.__traceback__) if "ptxlint" in f.filename]
+        return f"{type(cause).__name__} in {Path(frames[-1].filename).name}:{frames[-1].name}" if frames else \
+            type(cause).__name__
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
+
+
+def minimize(text: str, still_fails, max_tests: int = 2000) -> str:
+    """The smallest set of `text`'s lines (delta debugging, then one line at a time) for which
+    `still_fails(candidate)` is true."""
+    lines = text.split("\n")
+    tests = 0
+    chunk = max(1, len(lines) // 2)
+    while chunk >= 1 and tests < max_tests:
+        k = 0
+        removed = False
+        while k < len(lines) and tests < max_tests:
+            candidate = lines[:k] + lines[k + chunk:]
+            tests += 1
+            if candidate and still_fails("\n".join(candidate)):
+                lines = candidate
+                removed = True
+            else:
+                k += chunk
+        if not removed:
+            chunk //= 2
+    return "\n".join(lines)

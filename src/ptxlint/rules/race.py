@@ -241,8 +241,39 @@ def _stored_value_uniform(ctx, ins: Instruction) -> bool:
     return False
 
 
+_GRANULE = 4  # bytes: two threads can only share a byte if they touch a common 4-byte word
+
+
+def _contested_sites(sites: list) -> list:
+    """The sites that touch a word some other thread also touches (in any evaluation of any site):
+    only they can be part of a race. One pass over every access instead of one per pair of sites:
+    a kernel of thousands of shared stores, each thread at its own word, compares nothing."""
+    first_thread: dict = {}  # (unknown terms, word) -> the one thread seen there, or -1 for several
+    touched = []
+    for site in sites:
+        words = set()
+        for ev in site.evaluations:
+            spend()
+            last = ev.nbytes - 1
+            for terms, at in ev.threads_at.items():
+                for c, threads in at.items():
+                    for w in range(c // _GRANULE, (c + last) // _GRANULE + 1):
+                        key = (terms, w)
+                        words.add(key)
+                        seen = first_thread.get(key)
+                        for t in threads:
+                            if seen is None:
+                                seen = t
+                            elif seen != t:
+                                seen = -1
+                                break
+                        first_thread[key] = seen
+        touched.append(words)
+    return [site for site, words in zip(sites, touched) if any(first_thread[k] == -1 for k in words)]
+
+
 def _find_conflicts(ctx) -> dict:
-    sites = _sites(ctx)
+    sites = _contested_sites(_sites(ctx))
     result = {"block": [], "warp": [], "notes": []}
     if not sites:
         return result

@@ -102,7 +102,8 @@ def check_text(text: str, path: str = "fuzz.ptx", budget: Optional[float] = None
     except Exception as err:  # noqa: BLE001 - the oracle: nothing else may escape
         raise InternalError(f"parse: {type(err).__name__}: {err}") from err
     try:
-        check_module(module, CheckOptions(analysis=AnalysisOptions(budget=budget)), jobs=1)
+        options = CheckOptions(analysis=AnalysisOptions(budget=budget)) if budget is not None else None
+        check_module(module, options, jobs=1)
     except InputError as err:  # e.g. a directive the analysis rejects, at its line
         if err.line is None:
             raise InternalError(f"input error without a line: {err}") from None

@@ -118,7 +118,16 @@ class ControlFlowGraph:
         return [(h, frozenset(b)) for h, b in bodies.items()]
 
     def loops_containing(self, node) -> list:
-        return [(h, b) for h, b in self.loops if node in b]
+        return self._loops_of.get(node, [])
+
+    @cached_property
+    def _loops_of(self) -> dict:
+        """node -> the loops (header, body) whose body holds it, in the order of `loops`."""
+        out: dict = {}
+        for loop in self.loops:
+            for node in loop[1]:
+                out.setdefault(node, []).append(loop)
+        return out
 
     @cached_property
     def control_dependences(self) -> dict:

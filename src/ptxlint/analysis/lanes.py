@@ -337,8 +337,10 @@ class LaneEvaluator:
         child.iteration = LoopIteration(header, body, values, active)
         child._memo = {}
         child._shared_memo = self._shared_memo
-        child._block_active = {k: v for k, v in self._block_active.items() if k not in body}
-        child._block_notes = dict(self._block_notes)
+        # read through to this evaluator's activity outside the loop instead of copying it (a copy
+        # per iteration made kernels of many loops quadratic)
+        child._block_active = _LayeredMemo(self._block_active, body)
+        child._block_notes = _LayeredMemo(self._block_notes, frozenset())
         child._notes = [set()]
         child._in_progress = set()
         return child
@@ -940,6 +942,37 @@ def where_predicate(reach: list, predicate: list, value: bool) -> tuple:
             unknown = True
             out.append(None)
     return out, unknown
+
+
+_ABSENT = object()
+
+
+class _LayeredMemo(dict):
+    """A memo over a parent memo: its own entries first, then the parent's except for `hidden`
+    keys (the blocks of a loop, whose activity differs per iteration). Supports what the
+    evaluator uses: get, `in`, [] and assignment (which stays in this layer)."""
+
+    __slots__ = ("parent", "hidden")
+
+    def __init__(self, parent: dict, hidden: frozenset) -> None:
+        super().__init__()
+        self.parent = parent
+        self.hidden = hidden
+
+    def get(self, key, default=None):
+        found = dict.get(self, key, _ABSENT)
+        if found is not _ABSENT:
+            return found
+        return default if key in self.hidden else self.parent.get(key, default)
+
+    def __contains__(self, key) -> bool:
+        return dict.__contains__(self, key) or (key not in self.hidden and key in self.parent)
+
+    def __getitem__(self, key):
+        found = self.get(key, _ABSENT)
+        if found is _ABSENT:
+            raise KeyError(key)
+        return found
 
 
 class LoopIteration:

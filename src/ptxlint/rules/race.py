@@ -248,28 +248,26 @@ def _contested_sites(sites: list) -> list:
     """The sites that touch a word some other thread also touches (in any evaluation of any site):
     only they can be part of a race. One pass over every access instead of one per pair of sites:
     a kernel of thousands of shared stores, each thread at its own word, compares nothing."""
-    first_thread: dict = {}  # (unknown terms, word) -> the one thread seen there, or -1 for several
+    first_thread: dict = {}  # unknown terms -> word -> the one thread seen there, or -1 for several
     touched = []
     for site in sites:
-        words = set()
+        words = []  # (the word map of some terms, words of this site there)
         for ev in site.evaluations:
             spend()
-            last = ev.nbytes - 1
+            extra = ev.nbytes - 1
             for terms, at in ev.threads_at.items():
+                seen = first_thread.setdefault(terms, {})
+                mine = []
                 for c, threads in at.items():
-                    for w in range(c // _GRANULE, (c + last) // _GRANULE + 1):
-                        key = (terms, w)
-                        words.add(key)
-                        seen = first_thread.get(key)
+                    for w in range(c // _GRANULE, (c + extra) // _GRANULE + 1):
+                        mine.append(w)
                         for t in threads:
-                            if seen is None:
-                                seen = t
-                            elif seen != t:
-                                seen = -1
-                                break
-                        first_thread[key] = seen
+                            if seen.setdefault(w, t) != t:
+                                seen[w] = -1
+                words.append((seen, mine))
         touched.append(words)
-    return [site for site, words in zip(sites, touched) if any(first_thread[k] == -1 for k in words)]
+    return [site for site, words in zip(sites, touched)
+            if any(seen[w] == -1 for seen, mine in words for w in mine)]
 
 
 def _find_conflicts(ctx) -> dict:

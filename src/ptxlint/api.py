@@ -57,6 +57,7 @@ class FileResult:
     hidden_in_toolkit: int = 0  # findings located in CUDA toolkit headers, left out of `diagnostics`
     not_checked: dict = field(default_factory=dict)  # what the rules could not check -> how many
     kernels: list = field(default_factory=list)  # mangled names of the kernels checked
+    incomplete: list = field(default_factory=list)  # kernels whose analysis stopped early (budget.py)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -121,6 +122,8 @@ _FORKED: dict = {}  # what forked workers analyse: set before the pool forks, re
 
 
 def _check_function(module: Module, index: int, rules: list, analysis):
+    """The findings of `rules` on one function under its block shapes (kernel_check.py), what they
+    could not check, and None or a record saying why its analysis stopped early (budget.py)."""
     from .kernel_check import check_kernel
 
     return check_kernel(module, module.functions[index], rules, analysis)
@@ -131,9 +134,12 @@ def _check_function_forked(index: int):
 
 
 def check_module(module: Module, options: Optional[CheckOptions] = None, rules: Optional[list] = None,
-                 jobs: Optional[int] = 1, only: Optional[set] = None, not_checked: Optional[Counter] = None) -> list:
+                 jobs: Optional[int] = 1, only: Optional[set] = None, not_checked: Optional[Counter] = None,
+                 incomplete: Optional[list] = None) -> list:
     """Run the selected rules on every function with a body (or those named in `only`); return
-    sorted diagnostics. What the rules could not check is added to `not_checked` when given.
+    sorted diagnostics. What the rules could not check is added to `not_checked` when given; a
+    function whose analysis stopped early (its budget ran out) is appended to `incomplete` as a dict
+    (path, kernel, line, reason, skipped_rules) when a list is given.
 
     With `jobs` > 1 (None: one per CPU) a large module's functions are analysed in forked
     processes, which inherit the parsed module instead of receiving a copy."""
@@ -155,16 +161,16 @@ def check_module(module: Module, options: Optional[CheckOptions] = None, rules: 
         _FORKED.update(module=module, rules=rules, analysis=options.analysis)
         try:
             with multiprocessing.get_context("fork").Pool(min(jobs, len(indices))) as pool:
-                for found in pool.imap_unordered(_check_function_forked, indices, chunksize=1):
-                    diagnostics.extend(found.diagnostics)
-                    counts.update(found.not_checked)
+                results = list(pool.imap_unordered(_check_function_forked, indices, chunksize=1))
         finally:
             _FORKED.clear()
     else:
-        for i in indices:
-            found = _check_function(module, i, rules, options.analysis)
-            diagnostics.extend(found.diagnostics)
-            counts.update(found.not_checked)
+        results = [_check_function(module, i, rules, options.analysis) for i in indices]
+    for found in results:
+        diagnostics.extend(found.diagnostics)
+        counts.update(found.not_checked)
+        if found.incomplete is not None and incomplete is not None:
+            incomplete.append(found.incomplete)
     return sorted(diagnostics, key=Diagnostic.sort_key)
 
 
@@ -173,7 +179,8 @@ def check_module(module: Module, options: Optional[CheckOptions] = None, rules: 
 PARALLEL_MIN_BYTES = 2_000_000
 
 
-def _check_ptx_in_parts(path: str, rules: list, analysis, jobs: Optional[int]) -> Optional[tuple]:
+def _check_ptx_in_parts(path: str, rules: list, analysis, jobs: Optional[int],
+                        incomplete: Optional[list] = None) -> Optional[tuple]:
     """(sorted diagnostics, not-checked counts, kernel names) of a large PTX file parsed and
     checked in parts (frontend/split.py) by forked workers, so that the parse runs in parallel as
     well. None when the file is not worth it or does not split cleanly (one that does not parse,
@@ -207,6 +214,8 @@ def _check_ptx_in_parts(path: str, rules: list, analysis, jobs: Optional[int]) -
     not_checked: Counter = Counter()
     for f in found:
         not_checked.update(f[1])
+    if incomplete is not None:
+        incomplete.extend(stopped for f in found for stopped in f[3])
     return (sorted((d for f in found for d in f[0]), key=Diagnostic.sort_key), not_checked,
             [name for f in found for name in f[2]])
 
@@ -231,9 +240,10 @@ def _check_part_forked(task: tuple) -> Optional[tuple]:
         return None  # the scan and the grammar disagree on where functions or sections are
     own = {f.name for k, f in zip(sorted(kept), defined) if k in functions}
     not_checked: Counter = Counter()
+    stopped: list = []
     found = check_module(module, CheckOptions(analysis=_FORKED["analysis"]), rules=_FORKED["rules"], jobs=1,
-                         only=own, not_checked=not_checked)
-    return found, not_checked, [f.name for f in defined if f.is_kernel and f.name in own]
+                         only=own, not_checked=not_checked, incomplete=stopped)
+    return found, not_checked, [f.name for f in defined if f.is_kernel and f.name in own], stopped
 
 
 def _launches_in(sources: list, given: tuple, host) -> tuple:
@@ -350,7 +360,8 @@ def _plan(path: str, options: CheckOptions):
     blocks = list(options.analysis.block_overrides) + list(config.blocks)
     arches = list(options.arches) or list(config.arches or [])
     pinned_arch = options.analysis.arch or (arches[0] if arches else None)
-    analysis = replace(options.analysis, block_overrides=blocks, arch=pinned_arch)
+    budget = options.analysis.budget if options.analysis.budget is not None else config.analysis_budget
+    analysis = replace(options.analysis, block_overrides=blocks, arch=pinned_arch, budget=budget)
     compile_options = None
     if path.endswith(SOURCE_SUFFIXES):
         compile_options = CompileOptions(
@@ -370,6 +381,7 @@ def _run_plan(plan: _FilePlan) -> dict:
     """Check one file (in a worker process); returns the result as plain data."""
     from .cache import ResultCache, file_digest, make_key
 
+    _trust_sources_of(plan)
     cache = key = None
     if plan.cache_dir:
         digest = file_digest(plan.path)
@@ -378,11 +390,13 @@ def _run_plan(plan: _FilePlan) -> dict:
             key = make_key(digest, plan.key_options())
             entry = cache.get(key)
             if entry is not None:
-                entry["cached"] = True
-                return entry
+                replayed = _replay_cached(entry, plan)
+                if replayed is not None:
+                    return replayed
     from .rules.registry import iter_rules
 
     rules = list(iter_rules(plan.rule_codes))
+    incomplete: list = []  # kernels whose analysis stopped early (budget.py)
     try:
         in_parts = None
         not_checked: Counter = Counter()
@@ -392,7 +406,7 @@ def _run_plan(plan: _FilePlan) -> dict:
             plan = replace(plan, analysis=replace(plan.analysis, launches=_launches_in(
                 host_files, plan.analysis.launches, plan.host)))
         if plan.compile is None and plan.analysis.level == "ptx":  # SASS: ptxas takes the whole module
-            in_parts = _check_ptx_in_parts(plan.path, rules, plan.analysis, plan.parse_jobs)
+            in_parts = _check_ptx_in_parts(plan.path, rules, plan.analysis, plan.parse_jobs, incomplete)
         if in_parts is not None:
             modules = []
             found, counts, kernels = in_parts
@@ -407,17 +421,18 @@ def _run_plan(plan: _FilePlan) -> dict:
                     sources = launch_sources(module.files.values(), plan.path)
                     analysis = replace(analysis, launches=_launches_in(sources, analysis.launches, plan.host))
                 found_per_arch.append((arch, check_module(module, CheckOptions(analysis=analysis), rules=rules,
-                                                          jobs=plan.parse_jobs, not_checked=not_checked)))
+                                                          jobs=plan.parse_jobs, not_checked=not_checked,
+                                                          incomplete=incomplete)))
                 kernels.extend(f.name for f in module.kernels)
         diagnostics = merge_places(found_per_arch, plan.path)
         sources = [plan.path]
         deps = {}
         for arch, module in modules:
             for f in module.files.values():
-                if arch is not None and os.path.isfile(f):
-                    deps[os.path.abspath(f)] = None
+                if os.path.isfile(f) and not _is_toolkit(f):
+                    deps[os.path.abspath(f)] = None  # SYNC reads the branch's source line
                     user = user_path(f, plan.path)
-                    if user not in sources and not _is_toolkit(f):
+                    if arch is not None and user not in sources:
                         sources.append(user)
         deps.update((os.path.abspath(f), None) for f in host_files)
         entry = {
@@ -425,6 +440,7 @@ def _run_plan(plan: _FilePlan) -> dict:
             "diagnostics": [d.to_dict() for d in diagnostics],
             "errors": [], "sources": sources, "cached": False,
             "not_checked": dict(not_checked), "kernels": sorted(set(kernels)),
+            "incomplete": [dict(s, path=user_path(s["path"], plan.path)) for s in incomplete],
         }
     except InputError as err:
         return {"path": plan.path, "diagnostics": [], "errors": [err.to_dict()], "sources": [plan.path], "cached": False}
@@ -432,12 +448,66 @@ def _run_plan(plan: _FilePlan) -> dict:
         message = f"internal error in ptxlint while checking this file ({type(err).__name__}: {err}); please report it"
         return {"path": plan.path, "diagnostics": [], "sources": [plan.path], "cached": False,
                 "errors": [InputError(plan.path, message).to_dict()]}
-    if cache is not None:
-        from .cache import file_digest as digest_of
-
-        entry["deps"] = {dep: digest_of(dep) for dep in deps if os.path.abspath(dep) != os.path.abspath(plan.path)}
-        cache.put(key, entry)
+    if cache is not None and not incomplete:  # a run that ran out of time may finish next time
+        cache.put(key, _portable_entry(entry, plan, deps))
     return entry
+
+
+def _portable_entry(entry: dict, plan: _FilePlan, deps: dict) -> dict:
+    """`entry` as cached: every path relative to the checked file (cache.portable_path), with the
+    digests of the sources it depends on and, for PTX, the `.file` table as resolved here."""
+    from .cache import portable_path, safe_digest, source_files
+
+    def portable(p):
+        return portable_path(p, plan.path)
+
+    stored = dict(entry, path=None, cached=False, incomplete=[])
+    stored["diagnostics"] = [dict(d, path=portable(d["path"]), ptx_path=portable(d.get("ptx_path")))
+                             for d in entry["diagnostics"]]
+    stored["sources"] = [portable(p) for p in entry["sources"]]
+    checked = os.path.abspath(plan.path)
+    stored["deps"] = {portable(dep): safe_digest(dep) for dep in deps if dep != checked}
+    if plan.compile is None:
+        stored["files"] = source_files(plan.path)
+    return stored
+
+
+def _replay_cached(stored: dict, plan: _FilePlan) -> Optional[dict]:
+    """A cached entry for the file checked now, under its current path; None when it does not
+    apply here (a source it depends on differs, or the PTX's `.file` sources resolve elsewhere)."""
+    from .cache import local_path, safe_digest, source_files
+
+    def local(p):
+        return local_path(p, plan.path)
+
+    for dep, digest in stored.get("deps", {}).items():
+        if safe_digest(local(dep)) != digest:
+            return None
+    if plan.compile is None and stored.get("files") != source_files(plan.path):
+        return None
+
+    def shown(p):
+        p = local(p)
+        return user_path(p, plan.path) if p is not None and os.path.isabs(p) else p
+
+    entry = dict(stored, path=plan.path, cached=True, incomplete=[])
+    entry.pop("deps", None)
+    entry.pop("files", None)
+    entry["diagnostics"] = [dict(d, path=shown(d["path"]), ptx_path=shown(d.get("ptx_path")))
+                            for d in stored["diagnostics"]]
+    entry["sources"] = [shown(p) for p in stored["sources"]]
+    return entry
+
+
+def _trust_sources_of(plan: _FilePlan) -> None:
+    """Let snippets and suppressions be read from the checked file's tree and its include
+    directories, and from nowhere else a PTX file's `.file` may name (frontend/sourcefiles.py)."""
+    from .frontend.sourcefiles import include_dirs_of, trust_tree_of
+
+    includes = []
+    if plan.compile is not None:
+        includes = list(plan.compile.include_dirs) + include_dirs_of(plan.compile.extra_args)
+    trust_tree_of(plan.path, includes)
 
 
 def _is_toolkit(path: str) -> bool:
@@ -455,6 +525,7 @@ def _result_from_dict(entry: dict) -> FileResult:
         cached=bool(entry.get("cached")),
         not_checked=dict(entry.get("not_checked", {})),
         kernels=list(entry.get("kernels", [])),
+        incomplete=list(entry.get("incomplete", [])),
     )
 
 
@@ -479,6 +550,8 @@ def check_paths(paths: Iterable[str], options: Optional[CheckOptions] = None) ->
             continue
         plans.append(plan)
     plans = _fail_fast_without_nvcc(plans, results)
+    for plan in plans:  # in this process too: reports and suppressions read the sources here
+        _trust_sources_of(plan)
     results.extend(_run_all(plans, options.jobs))
     results.extend(_unmatched_block_globs(options, results))
     _apply_suppressions(results, plans, options)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
 from functools import lru_cache
 from typing import Optional
@@ -18,7 +19,7 @@ from typing import Optional
 from . import __version__
 
 CACHE_DIR_NAME = ".ptxlint_cache"
-FORMAT = 1
+FORMAT = 2  # 2: paths stored relative to the checked file
 
 
 def default_cache_dir() -> str:
@@ -69,9 +70,6 @@ class ResultCache:
                 entry = json.load(fh)
         except (OSError, ValueError):
             return None
-        for dep, digest in entry.get("deps", {}).items():
-            if file_digest(dep) != digest:
-                return None
         return entry
 
     def put(self, key: str, entry: dict) -> None:
@@ -95,3 +93,78 @@ class ResultCache:
             fh.write("# Created by ptxlint\n*\n")
         with open(os.path.join(self.directory, "CACHEDIR.TAG"), "w", encoding="utf-8") as fh:
             fh.write("Signature: 8a477f597d28d172789f06886806bc55\n# ptxlint results cache\n")
+
+
+# ---------------------------------------------------------------------------------------------
+# Entries that do not depend on where the file is: the same content checked under another name,
+# in another directory or after a rename reads the entry back with its own paths.
+
+_CHECKED = "@checked"  # a stored path that begins with the checked file's path as given
+_FILE_DIRECTIVE = re.compile(rb'^[ \t]*\.file[ \t]+(\d+)[ \t]+"([^"\n]*)"', re.MULTILINE)
+
+
+def _anchor(checked: str) -> tuple:
+    """(directory of the checked file, the tree paths are stored relative to: its repository, or
+    the directory itself)."""
+    from .frontend.sourcefiles import repository_root
+
+    folder = os.path.dirname(os.path.abspath(checked))
+    return folder, repository_root(folder) or folder
+
+
+def portable_path(path: Optional[str], checked: str) -> Optional[str]:
+    """`path` (as shown to the user, relative to the working directory or absolute) as stored:
+    relative to the checked file's directory when inside its tree, else absolute."""
+    if path is None or path.startswith("<"):
+        return path
+    if path == checked or path.startswith(checked + " ("):  # "k.cu (sm_90 PTX)"
+        return _CHECKED + path[len(checked):]
+    folder, tree = _anchor(checked)
+    absolute = os.path.normpath(os.path.abspath(path))
+    if absolute == tree or absolute.startswith(tree.rstrip(os.sep) + os.sep):
+        return os.path.relpath(absolute, folder)
+    return absolute
+
+
+def local_path(stored: Optional[str], checked: str) -> Optional[str]:
+    """A stored path for the file checked now, under the name it was given: the inverse of
+    `portable_path` (its absolute form for paths relative to the checked file's directory)."""
+    if stored is None or stored.startswith("<"):
+        return stored
+    if stored.startswith(_CHECKED):
+        return checked + stored[len(_CHECKED):]
+    if os.path.isabs(stored):
+        return stored
+    return os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(checked)), stored))
+
+
+def source_files(path: str) -> Optional[dict]:
+    """The `.file` table of a PTX file as ptxlint resolves it from where the file is now (sources
+    looked up in this checkout: frontend/sourcemap.py), stored form; None if unreadable."""
+    from .frontend.sourcemap import relocated_sources
+
+    try:
+        with open(path, "rb") as fh:
+            text = fh.read()
+    except OSError:
+        return None
+    files = {int(m.group(1)): m.group(2).decode("utf-8", errors="replace") for m in _FILE_DIRECTIVE.finditer(text)}
+    resolved = relocated_sources(files, path)
+    return {str(k): portable_path(v, path) for k, v in sorted(resolved.items())}
+
+
+def safe_digest(path: Optional[str]) -> Optional[str]:
+    """The digest of a source a cached result depends on, read only if it is a trusted regular
+    file (frontend/sourcefiles.py); None otherwise (a missing file, or one that may not be read)."""
+    import stat
+
+    from .frontend.sourcefiles import is_trusted
+
+    if not path or path.startswith("<") or not is_trusted(path):
+        return None
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+    except OSError:
+        return None
+    return file_digest(path)

@@ -47,9 +47,9 @@ def _parse_arches(values) -> list:
         raise click.BadParameter(str(err), param_hint="--arch") from None
 
 
-def _analysis_options(blocks, arch, level: str = "ptx") -> AnalysisOptions:
+def _analysis_options(blocks, arch, level: str = "ptx", budget=None) -> AnalysisOptions:
     overrides = [(*_parse_block(b), "command line (--block)") for b in blocks]
-    return AnalysisOptions(block_overrides=overrides, arch=arch, level=level)
+    return AnalysisOptions(block_overrides=overrides, arch=arch, level=level, budget=budget)
 
 
 def _emit(text: str, output) -> None:
@@ -105,8 +105,11 @@ FORMATS = ["text", "concise", "json", "sarif", "github"]
 @click.option("--level", type=click.Choice(["ptx", "sass"]), default="ptx", show_default=True,
               help="sass: also assemble with ptxas and read the SASS (OCC001, SPILL001; BANK002 states what "
                    "ptxas did). Needs ptxas and nvdisasm.")
+@click.option("--analysis-budget", "analysis_budget", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
+              help="CPU seconds the analysis of one kernel may take (default: 10, or `analysis-budget` in the "
+                   "config; 0: no limit). A kernel that needs more is reported as incomplete.")
 def check(paths, fmt, select, ignore, blocks, arches, nvcc, nvcc_args, output, statistics,
-          report_unused_suppressions, no_cache, cache_dir, isolated, jobs, toolkit_headers, level):
+          report_unused_suppressions, no_cache, cache_dir, isolated, jobs, toolkit_headers, level, analysis_budget):
     """Check .cu, .ptx files (or directories of them) and report findings."""
     from .cache import default_cache_dir
 
@@ -114,7 +117,7 @@ def check(paths, fmt, select, ignore, blocks, arches, nvcc, nvcc_args, output, s
     options = CheckOptions(
         select=[s.strip() for s in select.split(",") if s.strip()],
         ignore=[s.strip() for s in ignore.split(",") if s.strip()],
-        analysis=_analysis_options(blocks, arch_list[0] if arch_list else None, level),
+        analysis=_analysis_options(blocks, arch_list[0] if arch_list else None, level, analysis_budget),
         arches=arch_list,
         nvcc=nvcc,
         nvcc_args=list(nvcc_args),

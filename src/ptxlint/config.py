@@ -28,7 +28,7 @@ import fnmatch
 import os
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Optional
 
@@ -41,7 +41,8 @@ from .errors import InputError
 
 CONFIG_FILES = (".ptxlint.toml", "pyproject.toml")
 
-KNOWN_KEYS = ("select", "ignore", "per-file-ignores", "arch", "block", "nvcc", "nvcc-args", "include-dirs", "defines")
+KNOWN_KEYS = ("select", "ignore", "per-file-ignores", "arch", "block", "nvcc", "nvcc-args", "include-dirs", "defines",
+              "analysis-budget")
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,7 @@ class Config:
     nvcc_args: tuple = ()
     include_dirs: tuple = ()  # absolute
     defines: tuple = ()
+    analysis_budget: Optional[float] = None  # CPU seconds per kernel; 0: no limit
 
     @property
     def root(self) -> str:
@@ -238,6 +240,12 @@ class _Validator:
         if "include-dirs" in t:
             dirs = self.strings("include-dirs", t["include-dirs"])
             kw["include_dirs"] = tuple(os.path.normpath(os.path.join(root, os.path.expanduser(d))) for d in dirs)
+        if "analysis-budget" in t:
+            value = t["analysis-budget"]
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+                raise self.error("analysis-budget", "`analysis-budget` must be a number of seconds (0: no limit), "
+                                 f"got {value!r}")
+            kw["analysis_budget"] = float(value)
         if "defines" in t:
             d = t["defines"]
             if isinstance(d, dict):

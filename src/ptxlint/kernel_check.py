@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Optional
 
+from .analysis.budget import BudgetExhausted, describe, kernel_budget
 from .analysis.context import KernelContext
 from .analysis.launch import out_of_bounds, plan_block_shapes
 from .gc_pause import collector_paused
@@ -31,18 +33,40 @@ def is_correctness(code: str) -> bool:
 class KernelResult:
     diagnostics: list = field(default_factory=list)
     not_checked: Counter = field(default_factory=Counter)  # what could not be checked -> how many
+    incomplete: Optional[dict] = None  # why the analysis stopped early (budget.py), else None
 
 
 def check_kernel(module, function, rules: list, analysis) -> KernelResult:
-    """Every selected rule on one function, under its planned block shapes."""
+    """Every selected rule on one function, under its planned block shapes, within the kernel's
+    analysis budget: when it runs out, the findings made so far stay (a correctness finding still
+    being confirmed under other shapes is dropped) and the kernel is reported as incomplete."""
     plan = plan_block_shapes(function, analysis)
-    if plan.known:
-        return _under_known_shapes(module, function, rules, analysis, plan)
-    return _under_candidate_shapes(module, function, rules, analysis, plan)
+    result = KernelResult()
+    progress: list = []  # codes of the rules that finished under the last shape tried
+    try:
+        with kernel_budget(analysis.budget):
+            if plan.known:
+                _under_known_shapes(module, function, rules, analysis, plan, result, progress)
+            else:
+                _under_candidate_shapes(module, function, rules, analysis, plan, result, progress)
+        return result
+    except BudgetExhausted as err:
+        reason = err.reason
+    except RecursionError:
+        reason = "the kernel's structure is nested too deeply to follow"
+    note = describe(reason, analysis.budget)
+    for d in result.diagnostics:
+        d.notes.append(note)
+        d.data["incomplete"] = note
+    result.incomplete = {"path": module.path, "kernel": function.name, "line": function.ptx_line, "reason": note,
+                         "skipped_rules": [r.code for r in rules if r.code not in progress]}
+    return result
 
 
-def _run(module, function, rules, analysis, shape, admission: bool = False):
-    """(diagnostics, not_checked, why the shape is not admitted or None) under one shape."""
+def _run(module, function, rules, analysis, shape, progress: list, admission: bool = False):
+    """(diagnostics, not_checked, why the shape is not admitted or None) under one shape; the codes
+    of the rules that finish are put in `progress`."""
+    progress.clear()
     with collector_paused():
         context = KernelContext(module, function, analysis, shape)
         try:
@@ -50,7 +74,10 @@ def _run(module, function, rules, analysis, shape, admission: bool = False):
                 rejected = out_of_bounds(context)
                 if rejected is not None:
                     return [], Counter(), rejected
-            found = [d for rule in rules for d in rule.check(context)]
+            found = []
+            for rule in rules:
+                found.extend(rule.check(context))
+                progress.append(rule.code)
             return found, context.not_checked, None
         finally:
             context.release()
@@ -60,11 +87,10 @@ def _place(d) -> tuple:
     return (d.code, d.ptx_line)
 
 
-def _under_known_shapes(module, function, rules, analysis, plan) -> KernelResult:
-    result = KernelResult()
+def _under_known_shapes(module, function, rules, analysis, plan, result: KernelResult, progress: list) -> None:
     merged: dict = {}
     for shape in plan.shapes:
-        found, not_checked, _ = _run(module, function, rules, analysis, shape)
+        found, not_checked, _ = _run(module, function, rules, analysis, shape, progress)
         result.not_checked.update(not_checked)
         occurrences: Counter = Counter()
         for d in found:
@@ -78,30 +104,28 @@ def _under_known_shapes(module, function, rules, analysis, plan) -> KernelResult
             first.data["blocks"].append(shape.text)
             first.notes.append(f"also under {shape.describe()}"
                                + (f": {d.message}" if d.message != first.message else ""))
+        result.diagnostics = list(merged.values())
     if plan.unknown_launches:
         for d in merged.values():
             d.notes.append("not checked under the launches whose block shape is a run-time value: "
                            + "; ".join(plan.unknown_launches))
-    result.diagnostics = list(merged.values())
-    return result
 
 
-def _under_candidate_shapes(module, function, rules, analysis, plan) -> KernelResult:
-    result = KernelResult()
+def _under_candidate_shapes(module, function, rules, analysis, plan, result: KernelResult, progress: list) -> None:
     candidates = list(plan.shapes)
     primary, rejected = None, []
     while candidates:
         shape = candidates.pop(0)
-        found, not_checked, why = _run(module, function, rules, analysis, shape, admission=True)
+        found, not_checked, why = _run(module, function, rules, analysis, shape, progress, admission=True)
         if why is None:
             primary = shape
             break
         rejected.append(f"{shape.text} ({why})")
     if primary is None:
         result.not_checked[NO_ADMITTED_SHAPE] += 1
-        return result
+        return
     result.not_checked.update(not_checked)
-    kept = [d for d in found if not is_correctness(d.code)]
+    result.diagnostics = [d for d in found if not is_correctness(d.code)]
     to_confirm = [d for d in found if is_correctness(d.code)]
     checked = [primary.text]
     if to_confirm:
@@ -110,7 +134,7 @@ def _under_candidate_shapes(module, function, rules, analysis, plan) -> KernelRe
         for shape in candidates:
             if not to_confirm:
                 break
-            others, _, why = _run(module, function, confirming, analysis, shape, admission=True)
+            others, _, why = _run(module, function, confirming, analysis, shape, [], admission=True)
             if why is not None:
                 rejected.append(f"{shape.text} ({why})")
                 continue
@@ -122,7 +146,7 @@ def _under_candidate_shapes(module, function, rules, analysis, plan) -> KernelRe
             to_confirm = survivors
         for d in to_confirm:
             _state_shapes(d, primary, checked, rejected, plan)
-    return KernelResult(kept + to_confirm, result.not_checked)
+    result.diagnostics += to_confirm
 
 
 def _state_shapes(d, primary, checked: list, rejected: list, plan) -> None:

@@ -80,12 +80,12 @@ def parse_suppressions(path: str, lines: Iterable[str]) -> list:
 
 
 def read_lines(path: str) -> list:
-    """A file's lines, or none if it cannot be read (a finding may point at a vanished file)."""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            return fh.read().split("\n")
-    except OSError:
-        return []
+    """A file's lines, or none if it cannot be read (a finding may point at a vanished file) or may
+    not be: a PTX file can name any path in `.file`, and only trusted sources are read
+    (frontend/sourcefiles.py)."""
+    from .frontend.sourcefiles import read_lines as read_source
+
+    return read_source(path) or []
 
 
 class SuppressionIndex:

@@ -6,6 +6,7 @@ import stat
 import sys
 
 from conftest import GOOD_CU
+from ptxlint.cache import FORMAT
 from test_config import PTX_WITH_BARRIER
 
 
@@ -48,9 +49,9 @@ def test_unchanged_files_are_not_recompiled_and_changes_invalidate(project, tmp_
 def test_cache_dir_option_and_env(project, tmp_path):
     project.write("k.ptx", PTX_WITH_BARRIER)
     project.run("check", "--cache-dir", "elsewhere", "k.ptx")
-    assert (project.root / "elsewhere" / "v1").is_dir()
+    assert (project.root / "elsewhere" / f"v{FORMAT}").is_dir()
     project.run("check", "k.ptx", env={"PTXLINT_CACHE_DIR": str(tmp_path / "envcache")})
-    assert (tmp_path / "envcache" / "v1").is_dir()
+    assert (tmp_path / "envcache" / f"v{FORMAT}").is_dir()
 
 
 def test_many_files_in_parallel_give_the_same_report_as_one_process(project):

@@ -89,10 +89,10 @@ class ControlFlowGraph:
         return _immediate_dominators(self.graph.pred, self.graph.succ, EXIT)
 
     def dominates(self, a, b) -> bool:
-        return _above_in_tree(self.dominators, a, b)
+        return _TreeOrder.of(self, "dominators").above(a, b)
 
     def postdominates(self, a, b) -> bool:
-        return _above_in_tree(self.postdominators, a, b)
+        return _TreeOrder.of(self, "postdominators").above(a, b)
 
     @cached_property
     def reverse_postorder(self) -> list:
@@ -118,7 +118,16 @@ class ControlFlowGraph:
         return [(h, frozenset(b)) for h, b in bodies.items()]
 
     def loops_containing(self, node) -> list:
-        return [(h, b) for h, b in self.loops if node in b]
+        return self._loops_of.get(node, [])
+
+    @cached_property
+    def _loops_of(self) -> dict:
+        """node -> the loops (header, body) whose body holds it, in the order of `loops`."""
+        out: dict = {}
+        for loop in self.loops:
+            for node in loop[1]:
+                out.setdefault(node, []).append(loop)
+        return out
 
     @cached_property
     def control_dependences(self) -> dict:
@@ -192,8 +201,67 @@ def _reachable(neighbours: dict, start) -> set:
 
 def _immediate_dominators(succ: dict, pred: dict, start) -> dict:
     """Immediate dominator of every node reachable from `start` but `start` itself, on the graph
-    given by its successor and predecessor maps: the Cooper-Harvey-Kennedy iteration, as in
-    networkx.immediate_dominators (3.x)."""
+    given by its successor and predecessor maps: Lengauer and Tarjan's algorithm with path
+    compression, without recursion. (The simpler Cooper-Harvey-Kennedy iteration walks the tree
+    once per predecessor, quadratic on a chain of thousands of early exits.)"""
+    order = []  # depth-first preorder
+    number: dict = {}
+    parent = []
+    stack = [(start, -1)]
+    while stack:
+        v, p = stack.pop()
+        if v in number:
+            continue
+        number[v] = len(order)
+        order.append(v)
+        parent.append(p)
+        here = number[v]
+        stack.extend((w, here) for w in reversed(list(succ[v])) if w not in number)
+    n = len(order)
+    semi = list(range(n))
+    label = list(range(n))
+    ancestor = [-1] * n
+    idom = [0] * n
+    bucket: list = [[] for _ in range(n)]
+
+    def evaluate(v: int) -> int:
+        if ancestor[v] == -1:
+            return v
+        path = []
+        u = v
+        while ancestor[ancestor[u]] != -1:
+            path.append(u)
+            u = ancestor[u]
+        for u in reversed(path):  # compress, topmost first
+            a = ancestor[u]
+            if semi[label[a]] < semi[label[u]]:
+                label[u] = label[a]
+            ancestor[u] = ancestor[a]
+        return label[v]
+
+    for w in range(n - 1, 0, -1):
+        for v in pred[order[w]]:
+            k = number.get(v)
+            if k is not None:
+                u = evaluate(k)
+                if semi[u] < semi[w]:
+                    semi[w] = semi[u]
+        bucket[semi[w]].append(w)
+        p = parent[w]
+        ancestor[w] = p
+        for v in bucket[p]:
+            u = evaluate(v)
+            idom[v] = u if semi[u] < semi[v] else p
+        bucket[p].clear()
+    for w in range(1, n):
+        if idom[w] != semi[w]:
+            idom[w] = idom[idom[w]]
+    return {order[w]: order[idom[w]] for w in range(1, n)}
+
+
+def _immediate_dominators_iterative(succ: dict, pred: dict, start) -> dict:
+    """The Cooper-Harvey-Kennedy iteration, as in networkx.immediate_dominators (3.x): kept to
+    check the fast algorithm against (tests/analysis)."""
     idom = {start: None}
     order = _postorder(succ, start)
     dfn = {u: i for i, u in enumerate(order)}
@@ -236,6 +304,59 @@ def _postorder(succ: dict, start) -> list:
             stack.pop()
             order.append(node)
     return order
+
+
+class _TreeOrder:
+    """Entry and exit times of a depth-first walk of a tree given by immediate parents: `a` is above
+    `b` when b's interval lies inside a's. Constant time per query, where walking up the tree costs
+    its depth (thousands in a kernel of thousands of early exits)."""
+
+    __slots__ = ("enter", "leave")
+
+    def __init__(self, parent_of: dict) -> None:
+        children: dict = {}
+        roots = []
+        for node, parent in parent_of.items():
+            if parent is None or parent == node:
+                roots.append(node)
+            else:
+                children.setdefault(parent, []).append(node)
+                if parent not in parent_of:
+                    roots.append(parent)
+        self.enter: dict = {}
+        self.leave: dict = {}
+        clock = 0
+        for root in dict.fromkeys(roots):
+            if root in self.enter:
+                continue
+            stack = [(root, iter(children.get(root, ())))]
+            self.enter[root] = clock
+            clock += 1
+            while stack:
+                node, it = stack[-1]
+                child = next(it, None)
+                if child is None:
+                    stack.pop()
+                    self.leave[node] = clock
+                    clock += 1
+                elif child not in self.enter:
+                    self.enter[child] = clock
+                    clock += 1
+                    stack.append((child, iter(children.get(child, ()))))
+
+    @staticmethod
+    def of(cfg, which: str) -> "_TreeOrder":
+        cache = cfg.__dict__.setdefault("_tree_orders", {})
+        found = cache.get(which)
+        if found is None:
+            found = cache[which] = _TreeOrder(getattr(cfg, which))
+        return found
+
+    def above(self, a, b) -> bool:
+        if a == b:
+            return True
+        ea, eb = self.enter.get(a), self.enter.get(b)
+        return ea is not None and eb is not None and ea < eb and self.leave[b] < self.leave[a]
 
 
 def _above_in_tree(parent_of: dict, a, b) -> bool:

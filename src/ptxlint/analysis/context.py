@@ -23,6 +23,7 @@ class AnalysisOptions:
     arch: Optional[str] = None
     launches: tuple = ()  # frontend.launches.Launch found in the host code of the checked sources
     level: str = "ptx"  # "sass": also assemble with ptxas and look at the SASS (--level sass)
+    budget: Optional[float] = None  # CPU seconds per kernel (budget.py); None: the default, 0: no limit
 
 
 class KernelContext:

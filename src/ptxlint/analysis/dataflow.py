@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from ..frontend.ir import Function, Instruction, Register
+from .budget import spend
 from .cfg import ControlFlowGraph
 
 
@@ -21,10 +24,18 @@ class ReachingDefinitions:
         self.written: list = [frozenset(r.name for r in ins.destinations()) for ins in function.instructions]
         gen: dict = {}
         kill_regs: dict = {}
+        # per block: register name -> indices of the instructions writing it, in order (a query
+        # inside a block bisects instead of scanning back: blocks of thousands of instructions)
+        self.writes_in_block: dict = {}
         for block in function.blocks:
             last_def: dict = {}
+            writes: dict = {}
+            self.writes_in_block[block.id] = writes
             for ins in block.instructions:
                 for reg in ins.destinations():
+                    indices = writes.setdefault(reg.name, [])
+                    if not indices or indices[-1] != ins.index:
+                        indices.append(ins.index)
                     site = len(self.sites)
                     self.sites.append((ins.index, reg.name))
                     self.sites_of_register.setdefault(reg.name, 0)
@@ -45,6 +56,7 @@ class ReachingDefinitions:
         while changed:
             changed = False
             for bid in order:
+                spend()
                 new_in = 0
                 for pred in cfg.graph.predecessors(bid):
                     new_in |= out_sets[pred]
@@ -58,18 +70,19 @@ class ReachingDefinitions:
         """Indices of the instructions whose write of `reg` may reach `ins` (empty: none, the
         value comes from outside the function or is undefined)."""
         block = self.function.block_of(ins)
-        written = self.written
-        for prior in reversed(block.instructions[: ins.index - block.instructions[0].index]):
-            if reg.name in written[prior.index]:
-                if prior.guard is None:
-                    return [prior.index]
-                # a predicated write may not happen: earlier definitions still reach
-                return [prior.index] + self._before(prior, reg)
+        writes = self.writes_in_block.get(block.id, {}).get(reg.name)
+        found = []
+        if writes:
+            instructions = self.function.instructions
+            k = bisect_left(writes, ins.index) - 1
+            while k >= 0:
+                prior = writes[k]
+                found.append(prior)
+                if instructions[prior].guard is None:
+                    return found  # the latest write first, as the analyses expect
+                k -= 1  # a predicated write may not happen: earlier definitions still reach
         mask = self.block_in.get(block.id, 0) & self.sites_of_register.get(reg.name, 0)
-        return self._sites(mask)
-
-    def _before(self, ins: Instruction, reg: Register) -> list:
-        return self.definitions(ins, reg)
+        return found + self._sites(mask) if found else self._sites(mask)
 
     def _sites(self, mask: int) -> list:
         out = []

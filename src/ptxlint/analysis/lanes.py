@@ -19,10 +19,14 @@ from ..frontend.ir import (
 )
 from . import predicates as P
 from . import symbolic as S
+from .budget import spend
 from .cfg import ENTRY
 from .warpops import broadcasts_per_warp, shuffle_mode, shuffle_source
 
 _SIGNED = {"s8", "s16", "s32", "s64"}
+# Definitions evaluated inside one another before the inputs of the next are evaluated first,
+# iteratively (`_prefetch`): a chain of definitions as long as the kernel never recurses deeper.
+_DEPTH_BEFORE_PREFETCH = 150
 
 
 def _bits_of(type_name: Optional[str], default: int = 32) -> int:
@@ -158,6 +162,8 @@ class LaneEvaluator:
         self._notes: list = [set()]
         self._block_active: dict = {}
         self._block_notes: dict = {}
+        self._depth = [0]  # definitions being evaluated inside one another (shared with iteration evaluators)
+        self._rpo: Optional[dict] = None  # block id -> position in reverse postorder
         self.shared_symbols: dict = {}  # symbol -> variable name, for shared variables
         self._variables = {v.name: v for v in ctx.module.variables}
         self._variables.update({v.name: v for v in self.function.variables})
@@ -233,19 +239,66 @@ class LaneEvaluator:
     def block_active(self, block_id) -> list:
         """Per thread: does it reach this block (forward edges only: loop bodies count once)."""
         found = self._block_active.get(block_id)
-        if found is not None:
-            self._notes[-1] |= self._block_notes.get(block_id, set())
-            return found
-        result, notes = self.collect(self._compute_block_active, block_id)
-        self._block_active[block_id] = result
-        self._block_notes[block_id] = notes
-        return result
+        if found is None:
+            self._fill_block_active(block_id)
+            found = self._block_active[block_id]
+        self._notes[-1] |= self._block_notes.get(block_id, set())
+        return found
+
+    def _fill_block_active(self, block_id) -> None:
+        """Activity of `block_id` and of every block it is computed from, those first, with an
+        explicit stack: a kernel of thousands of early exits is a chain of thousands of blocks."""
+        memo = self._block_active
+        stack = [block_id]
+        while stack:
+            b = stack[-1]
+            if b in memo:
+                stack.pop()
+                continue
+            missing = [d for d in self._activity_inputs(b) if d not in memo]
+            if missing:
+                stack.extend(missing)
+                continue
+            stack.pop()
+            spend()
+            result, notes = self.collect(self._compute_block_active, b)
+            memo[b] = result
+            self._block_notes[b] = notes
+
+    def _forward_order(self) -> dict:
+        if self._rpo is None:
+            self._rpo = {b: i for i, b in enumerate(self.ctx.cfg.reverse_postorder)}
+        return self._rpo
+
+    def _is_forward(self, pred, block_id) -> bool:
+        """Is pred -> block_id followed for activity? Not a back edge, nor any edge against the
+        reverse postorder (a loop entered in the middle, irreducible, has such edges that are not
+        back edges), nor from a block no thread reaches."""
+        order = self._forward_order()
+        return (pred, block_id) not in self.ctx.cfg.back_edges and pred in order \
+            and order[pred] < order[block_id]
+
+    def _activity_inputs(self, block_id) -> list:
+        """The blocks whose activity `_compute_block_active(block_id)` reads (earlier in the
+        reverse postorder, so that the computation never waits on itself)."""
+        if self.iteration is not None and block_id == self.iteration.header:
+            return []
+        if block_id not in self._forward_order():
+            return []
+        cfg = self.ctx.cfg
+        idom = cfg.dominators.get(block_id)
+        if idom is not None and idom != block_id and idom != ENTRY and cfg.postdominates(block_id, idom) \
+                and (idom, block_id) not in cfg.back_edges:
+            return [idom]
+        return [p for p in cfg.predecessors(block_id) if p != ENTRY and self._is_forward(p, block_id)]
 
     def _compute_block_active(self, block_id) -> list:
         if self.iteration is not None and block_id == self.iteration.header:
             return self.iteration.active
         cfg = self.ctx.cfg
         n = self.n
+        if block_id not in self._forward_order():
+            return [False] * n  # unreachable from the entry: no thread runs it
         # a block that post-dominates its immediate dominator runs whenever the dominator does
         # (the join after an if/else), whatever the branch conditions were
         idom = cfg.dominators.get(block_id)
@@ -255,7 +308,7 @@ class LaneEvaluator:
         acc = [False] * n
         any_pred = False
         for pred in cfg.predecessors(block_id):
-            if (pred, block_id) in cfg.back_edges:
+            if pred != ENTRY and not self._is_forward(pred, block_id):
                 continue
             any_pred = True
             if pred == ENTRY:
@@ -357,9 +410,11 @@ class LaneEvaluator:
         child.iteration = LoopIteration(header, body, values, active, number)
         child._memo = {}
         child._shared_memo = self._shared_memo
-        child._block_active = {k: v for k, v in self._block_active.items() if k not in body}
-        child._block_notes = dict(self._block_notes)
-        child._block_conditions = {k: v for k, v in self._block_conditions.items() if k not in body}
+        # read through to this evaluator's activity outside the loop instead of copying it (a copy
+        # per iteration made kernels of many loops quadratic)
+        child._block_active = _LayeredMemo(self._block_active, body)
+        child._block_notes = _LayeredMemo(self._block_notes, frozenset())
+        child._block_conditions = _LayeredMemo(self._block_conditions, body)
         child._notes = [set()]
         child._in_progress = set()
         return child
@@ -395,15 +450,63 @@ class LaneEvaluator:
         if key in self._in_progress:
             # a value that feeds itself around a loop: the loop join handles it
             return self._fresh(("cycle", key), f"the loop-carried value of {reg.name}")
+        spend()
+        depth = self._depth
+        if depth[0] >= _DEPTH_BEFORE_PREFETCH:
+            self._prefetch(index, reg)
+            found = memo.get(key)
+            if found is not None:
+                self._notes[-1] |= found[1]
+                return found[0]
         self._in_progress.add(key)
+        depth[0] += 1
         try:
             values, notes = self.collect(self._evaluate_definition, self.function.instructions[index], reg)
         finally:
             self._in_progress.discard(key)
+            depth[0] -= 1
         if self._is_predicate(reg):
             self._mark_boolean(values)
         memo[key] = (values, notes)
         return values
+
+    def _prefetch(self, index: int, reg: Register) -> None:
+        """Evaluate the definitions that the definition of `reg` at `index` is computed from, the
+        deepest first, with an explicit stack; evaluating it afterwards finds them memoised
+        instead of recursing once per link of the chain. Their notes are kept with their values
+        (and reach a result only through the values it uses)."""
+        dataflow, instructions = self.ctx.dataflow, self.function.instructions
+        on_path = {(index, reg.name)}
+        order = []
+        stack = [(index, reg.name, None)]
+        while stack:
+            i, name, pending = stack[-1]
+            if pending is None:
+                spend()
+                ins = instructions[i]
+                pending = []
+                read = ins.sources()
+                for r in read[:-1] if ins.guard is not None else read:  # the guard is not an input of the value
+                    if not r.is_special:
+                        pending.extend((d, r.name) for d in dataflow.definitions(ins, r))
+                stack[-1] = (i, name, pending)
+            while pending:
+                d, rname = pending.pop()
+                node = (d, rname)
+                if node in on_path or node in self._in_progress or node in self._memo_for(d):
+                    continue
+                on_path.add(node)
+                stack.append((d, rname, None))
+                break
+            else:
+                stack.pop()
+                order.append((i, name))
+        self._notes.append(set())
+        try:
+            for i, name in order[:-1]:  # the last one is the definition asked for
+                self._definition(i, Register(name))
+        finally:
+            self._notes.pop()
 
     def _is_predicate(self, reg: Register) -> bool:
         fn = self.function
@@ -1119,6 +1222,37 @@ def where_predicate(reach: list, predicate: list, value: bool) -> tuple:
             unknown = True
             out.append(None)
     return out, unknown
+
+
+_ABSENT = object()
+
+
+class _LayeredMemo(dict):
+    """A memo over a parent memo: its own entries first, then the parent's except for `hidden`
+    keys (the blocks of a loop, whose activity differs per iteration). Supports what the
+    evaluator uses: get, `in`, [] and assignment (which stays in this layer)."""
+
+    __slots__ = ("parent", "hidden")
+
+    def __init__(self, parent: dict, hidden: frozenset) -> None:
+        super().__init__()
+        self.parent = parent
+        self.hidden = hidden
+
+    def get(self, key, default=None):
+        found = dict.get(self, key, _ABSENT)
+        if found is not _ABSENT:
+            return found
+        return default if key in self.hidden else self.parent.get(key, default)
+
+    def __contains__(self, key) -> bool:
+        return dict.__contains__(self, key) or (key not in self.hidden and key in self.parent)
+
+    def __getitem__(self, key):
+        found = self.get(key, _ABSENT)
+        if found is _ABSENT:
+            raise KeyError(key)
+        return found
 
 
 class LoopIteration:

@@ -62,12 +62,23 @@ def innermost_loop(ctx, block_id):
     return min(loops, key=lambda hb: len(hb[1])) if loops else None
 
 
+def _latches(cfg) -> dict:
+    """header -> the blocks its back edges come from (once per CFG: a kernel may have thousands
+    of loops)."""
+    found = cfg.__dict__.get("_latches")
+    if found is None:
+        found = cfg.__dict__["_latches"] = {}
+        for u, v in cfg.back_edges:
+            found.setdefault(v, []).append(u)
+    return found
+
+
 def simulate_loop(ctx, header, body) -> Optional[LoopIterations]:
     """Per-iteration evaluators for the loop, or None when its trip count cannot be followed."""
     fn = ctx.function
     cfg = ctx.cfg
     base = ctx.lanes
-    latches = [u for u, v in cfg.back_edges if v == header]
+    latches = _latches(cfg).get(header, [])
     if len(latches) != 1 or not isinstance(header, int):
         return None
     latch = latches[0]

@@ -135,7 +135,6 @@ def occupancy(limits: SmLimits, registers: int, block_threads: int, static_smem:
 def registers_for_more_blocks(limits: SmLimits, registers: int, block_threads: int) -> Optional[int]:
     """The largest register count per thread that fits one more block per SM than `registers`
     does (other resources aside); None when no count would."""
-    warps = -(-block_threads // WARP)
     current = occupancy(limits, registers, block_threads).limits["registers"]
     for regs in range(registers - 1, 0, -1):
         if occupancy(limits, regs, block_threads).limits["registers"] > current:

@@ -28,6 +28,7 @@ from typing import Optional
 from ..frontend.ir import Immediate, Instruction, PairOperand, Register, Symbol, registers_in
 from ..frontend.sourcemap import user_location
 from . import symbolic as S
+from .budget import spend
 from .cfg import ENTRY, EXIT
 from .warpops import broadcasts_per_warp, shuffle_mode
 
@@ -166,6 +167,7 @@ class UniformityAnalysis:
                 return current[name]
 
             for ins in block.instructions:
+                spend()
                 uses = []
                 for reg in ins.sources():
                     if not reg.is_special:
@@ -224,9 +226,23 @@ class UniformityAnalysis:
         key = (def_block, use_block)
         found = self._sync_cache.get(key)
         if found is None:
-            found = self._sync_cache[key] = tuple(
-                b for b in self.controls(def_block) - self.controls(use_block) if b in self._branches)
+            tree = self._control_tree()
+            if tree is not None:
+                found = tuple(b for b in _ancestors_below_common(tree, def_block, use_block) if b in self._branches)
+            else:
+                found = tuple(b for b in self.controls(def_block) - self.controls(use_block) if b in self._branches)
+            self._sync_cache[key] = found
         return found
+
+    def _control_tree(self) -> Optional[tuple]:
+        """(parent, depth) when every block depends directly on at most one branch and those
+        dependences form a tree (no loops): then what a block depends on is its ancestors, and the
+        branches one block depends on and another does not are found by walking up to their common
+        ancestor, not by building every block's whole closure (quadratic in a chain of exits)."""
+        found = self.__dict__.get("_tree")
+        if found is None:
+            found = self.__dict__["_tree"] = _control_dependence_tree(self.cfg.control_dependences)
+        return found or None
 
     def _def_level(self, index: int, name: Optional[str] = None) -> tuple:
         """The level of register `name` as defined at `index` (of every destination, without a name:
@@ -260,6 +276,7 @@ class UniformityAnalysis:
             changed = False
             rounds += 1
             for ins in instructions:
+                spend()
                 dests = ins.destinations()
                 if dests:
                     for reg, (lvl, why) in self._transfer(ins, dests):
@@ -465,3 +482,46 @@ class UniformityAnalysis:
 
 
 __all__ = ["UniformityAnalysis", "UNIFORM", "CTA", "BLOCK", "WARP", "LEVEL_NAMES", "DESCRIBE", "EXIT"]
+
+
+def _control_dependence_tree(deps: dict):
+    """(parent, depth) of the control dependence relation when it is a forest, else False."""
+    parent: dict = {}
+    for node, edges in deps.items():
+        branches = {b for b, _ in edges if b != ENTRY}
+        if len(branches) > 1:
+            return False
+        parent[node] = branches.pop() if branches else None
+    depth: dict = {}
+    for node in parent:
+        chain = []
+        current = node
+        while current is not None and current not in depth:
+            if len(chain) > len(parent):
+                return False  # a cycle: dependences around a loop
+            chain.append(current)
+            current = parent.get(current)
+        base = depth[current] if current is not None else -1
+        for k, n in enumerate(reversed(chain)):
+            depth[n] = base + 1 + k
+    return parent, depth
+
+
+def _ancestors_below_common(tree, a, b) -> list:
+    """Ancestors of `a` (in the control dependence tree) that are not ancestors of `b`."""
+    parent, depth = tree
+    out = []
+    x, y = parent.get(a), parent.get(b)
+    dx = depth[x] if x is not None else -1
+    dy = depth[y] if y is not None else -1
+    while dx > dy:
+        out.append(x)
+        x = parent.get(x)
+        dx -= 1
+    while dy > dx:
+        y = parent.get(y)
+        dy -= 1
+    while x != y:
+        out.append(x)
+        x, y = parent.get(x), parent.get(y)
+    return out

@@ -6,7 +6,6 @@ comes from, and why the costs reuse the PTX per-lane addresses at the SASS width
 
 from __future__ import annotations
 
-import os
 
 from ..analysis.accesses import variables_behind
 from ..analysis.context import AnalysisOptions, KernelContext

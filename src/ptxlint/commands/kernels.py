@@ -8,10 +8,8 @@ counted on the PTX (`--level ptx`, the default) or on the SASS (`--level sass`).
 from __future__ import annotations
 
 import json
-import os
 import sys
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
 from typing import Optional
 
 import click

@@ -398,6 +398,7 @@ class Function:
     ptx_line: int = 0
     branch_targets: dict = field(default_factory=dict)  # .branchtargets label -> [labels]
     callprototypes: dict = field(default_factory=dict)
+    call_targets: dict = field(default_factory=dict)  # .calltargets label -> [function names]
 
     @property
     def demangled(self) -> str:

@@ -40,14 +40,22 @@ class OperandSyntaxError(ValueError):
 
 
 def parse_int(text: str) -> int:
-    text = text.rstrip("uU")
-    sign = -1 if text.startswith("-") else 1
-    text = text.lstrip("+-")
-    if text[:2] in ("0x", "0X"):
-        return sign * int(text[2:], 16)
-    if text[:2] in ("0b", "0B"):
-        return sign * int(text[2:], 2)
-    return sign * int(text, 10)
+    """A PTX integer literal (decimal, 0x hex, 0b binary, 0 octal, optional sign and U suffix).
+    Raises OperandSyntaxError (a ValueError) for anything else."""
+    digits = text.rstrip("uU")
+    sign = -1 if digits.startswith("-") else 1
+    digits = digits.lstrip("+-")
+    try:
+        if digits[:2] in ("0x", "0X"):
+            return sign * int(digits[2:], 16)
+        if digits[:2] in ("0b", "0B"):
+            return sign * int(digits[2:], 2)
+        if len(digits) > 1 and digits[0] == "0" and digits.isdigit():
+            return sign * int(digits, 8)
+        return sign * int(digits, 10)
+    except ValueError:
+        shown = text if len(text) <= 24 else text[:20] + "..."
+        raise OperandSyntaxError(f"{shown!r} is not an integer", 0) from None
 
 
 def parse_float(text: str) -> float:
@@ -82,13 +90,19 @@ def _tokens(text: str) -> list:
     return out
 
 
+# PTX nests operands two deep at most (`call (%r1), f, ({%r2, %r3});`); a deeper nesting is an
+# error, not a recursion as deep as the input.
+MAX_NESTING = 8
+
+
 class _Decoder:
-    __slots__ = ("toks", "i", "text")
+    __slots__ = ("toks", "i", "text", "depth")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.toks = _tokens(text)
         self.i = 0
+        self.depth = 0
 
     def peek(self):
         return self.toks[self.i] if self.i < len(self.toks) else (None, None, len(self.text))
@@ -117,6 +131,15 @@ class _Decoder:
         return tuple(items)
 
     def _list(self, close: str) -> list:
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise OperandSyntaxError(f"operands nested more than {MAX_NESTING} deep", self.peek()[2])
+        try:
+            return self._items(close)
+        finally:
+            self.depth -= 1
+
+    def _items(self, close: str) -> list:
         items = []
         if self.peek()[1] == close:
             self.take()

@@ -16,6 +16,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from ..errors import InputError
 from ..gc_pause import collector_paused
 from . import ir
+from .arity import missing_operands
 from .grammar_file import grammar_text
 from .operands import OperandSyntaxError, decode_operands
 from .operands import parse_float as _float
@@ -41,6 +42,7 @@ class _IrBuilder:
         self.body_variables: list = []
         self.pragmas: list = []
         self.targets_by_label: dict = {}
+        self.call_targets_by_label: dict = {}
         self.callprototypes: dict = {}
         self.current_loc = None  # raw tuple (file_index, line, col, function_name, inlined_at)
         self.recent_locs: dict = {}  # (file, line, col) -> the raw .loc last seen at that position
@@ -65,10 +67,26 @@ class _IrBuilder:
         return ("target", tuple(str(t) for t in c))
 
     def address_size(self, c):
-        return ("address_size", int(c[0]))
+        size = self._int(c[0])
+        if size not in (32, 64):
+            raise InputError(self.path, f"`.address_size {c[0]}`: expected 32 or 64", c[0].line + self.line_offset,
+                             c[0].column)
+        return ("address_size", size)
 
     def file_decl(self, c):
-        return ("file", int(c[0]), str(c[1])[1:-1])
+        index = self._int(c[0])
+        if index < 0:
+            raise InputError(self.path, f"`.file {c[0]}`: a file number is not negative", c[0].line + self.line_offset,
+                             c[0].column)
+        return ("file", index, str(c[1])[1:-1])
+
+    def _int(self, token) -> int:
+        """An INT token's value; a literal Python cannot read (4300 digits and more) is an input
+        error at the token."""
+        try:
+            return _int(token)
+        except ValueError as err:
+            raise InputError(self.path, f"bad integer: {err}", token.line + self.line_offset, token.column) from None
 
     def alias(self, c):
         return ("alias", str(c[0]), str(c[1]))
@@ -94,7 +112,7 @@ class _IrBuilder:
         return (str(c[0])[1:], None)
 
     def decl_word_int(self, c):
-        return (str(c[0])[1:], _int(c[1]))
+        return (str(c[0])[1:], self._int(c[1]))
 
     def decl_attribute(self, c):
         return ("attribute", tuple(str(t)[1:] for t in c))
@@ -105,10 +123,10 @@ class _IrBuilder:
     decl_words_nonempty = decl_words
 
     def register_range(self, c):
-        return ("range", _int(c[0]))
+        return ("range", self._int(c[0]))
 
     def array_dim(self, c):
-        return ("dim", _int(c[0]) if c and c[0] is not None else None)
+        return ("dim", self._int(c[0]) if c and c[0] is not None else None)
 
     def var_declarator(self, c):
         name = c[0]
@@ -135,19 +153,19 @@ class _IrBuilder:
         return (str(c[0]), str(c[1]))
 
     def init_int(self, c):
-        return _int(c[0])
+        return self._int(c[0])
 
     def init_symbol(self, c):
         return ir.Symbol(str(c[0]))
 
     def init_symbol_offset(self, c):
-        return (ir.Symbol(str(c[0])), _int(c[1]))
+        return (ir.Symbol(str(c[0])), self._int(c[1]))
 
     def init_generic(self, c):
         return ir.Symbol(str(c[1]))
 
     def init_generic_offset(self, c):
-        return (ir.Symbol(str(c[1])), _int(c[2]))
+        return (ir.Symbol(str(c[1])), self._int(c[2]))
 
     def float_literal(self, c):
         return ir.Immediate(_float(str(c[0])), str(c[0]))
@@ -198,7 +216,15 @@ class _IrBuilder:
 
     def function_directive(self, c):
         name = str(c[0])[1:]
-        values = tuple(_int(v) for v in c[1:])
+        values = tuple(self._int(v) for v in c[1:] if v is not None)
+        if name in ("maxntid", "reqntid"):
+            line = c[0].line + self.line_offset
+            if not 1 <= len(values) <= 3 or any(v < 1 for v in values):
+                raise InputError(self.path, f"`.{name}` takes 1 to 3 positive thread counts", line, c[0].column)
+            threads = values[0] * (values[1] if len(values) > 1 else 1) * (values[2] if len(values) > 2 else 1)
+            if threads > MAX_THREADS_PER_BLOCK:
+                raise InputError(self.path, f"`.{name} {', '.join(map(str, values))}` asks for {threads} threads: a "
+                                 f"block has at most {MAX_THREADS_PER_BLOCK}", line, c[0].column)
         return ("directive", name, values)
 
     def function_pragma(self, c):
@@ -262,6 +288,7 @@ class _IrBuilder:
         func.pragmas.extend(self.pragmas)
         func.branch_targets = self.targets_by_label
         func.callprototypes = self.callprototypes
+        func.call_targets = self.call_targets_by_label
         for var in self.body_variables:
             if var.space == "reg":
                 if len(var.array_dims) == 2 and var.array_dims[0] == "range":
@@ -307,6 +334,12 @@ class _IrBuilder:
         self.targets_by_label[owner or ""] = names
         return None
 
+    def call_targets(self, c):
+        # `Ftable: .calltargets f1, f2;`: the functions an indirect call through Ftable may reach
+        owner = next((n for n, i in self.labels.items() if i == len(self.instructions)), None)
+        self.call_targets_by_label[owner or ""] = [str(t) for t in c]
+        return None
+
     def callprototype(self, c):
         name, _, rest = str(c[0]).partition(":")
         self.callprototypes[name.strip()] = rest.strip().rstrip(";")
@@ -321,7 +354,7 @@ class _IrBuilder:
         if inlined is not None:
             # nvcc writes a chain of inlining as consecutive .loc lines, each naming the position of
             # the one before as its `inlined_at`: link to that .loc to keep the whole chain
-            inlined = self.recent_locs.get(inlined, inlined + (None, None))
+            inlined = _bounded_chain(self.recent_locs.get(inlined, inlined + (None, None)))
         loc = (file_index, line, column, function_name, inlined)
         self.recent_locs[loc[:3]] = loc
         self.current_loc = loc
@@ -348,6 +381,9 @@ class _IrBuilder:
             opcode=opcode, operands=operands, guard=ir.Register(guard_name) if guard_name else None,
             guard_negated=bool(negated), ptx_line=line + text[: m.start(3)].count("\n"), loc=self.current_loc,
         )
+        wrong = missing_operands(ins.op, ins.modifiers, len(operands))
+        if wrong is not None:
+            raise InputError(self.path, f"syntax error: {wrong}", ins.ptx_line, None)
         self.instructions.append(ins)
         return None
 
@@ -360,7 +396,7 @@ def _decode_loc(token_text: str):
     text = token_text.split("//", 1)[0].lstrip()
     head, *extras = text[4:].split(",")
     fields = head.split()
-    if len(fields) != 3 or not all(f.isdigit() for f in fields):
+    if len(fields) != 3 or not all(_is_number(f) for f in fields):
         return "malformed .loc: expected `.loc FILE LINE COLUMN`"
     function_name = None
     inlined = None
@@ -368,11 +404,16 @@ def _decode_loc(token_text: str):
         words = extra.split()
         if len(words) == 2 and words[0] == "function_name":
             function_name = words[1]
-        elif len(words) == 4 and words[0] == "inlined_at" and all(w.isdigit() for w in words[1:]):
+        elif len(words) == 4 and words[0] == "inlined_at" and all(_is_number(w) for w in words[1:]):
             inlined = (int(words[1]), int(words[2]), int(words[3]))
         else:
             return f"malformed .loc: unexpected {extra.strip()!r}"
     return int(fields[0]), int(fields[1]), int(fields[2]), function_name, inlined
+
+
+def _is_number(word: str) -> bool:
+    """A `.loc` number: ASCII digits, of a size a line or file number can have."""
+    return word.isascii() and word.isdigit() and len(word) <= 18
 
 
 # One unambiguous form for numbers, hex and label expressions: alternatives that could both match
@@ -380,6 +421,36 @@ def _decode_loc(token_text: str):
 _SECTION_VALUE = r"[-+]?[.$\w]+(?:[-+][.$\w]+)*"
 _SECTION_LINE = re.compile(rf"(?:[$\w]+:|\.b(?:8|16|32|64)\s+{_SECTION_VALUE}(?:\s*,\s*{_SECTION_VALUE})*)\Z")
 _INSTRUCTION_PARTS = re.compile(r"\s*(?:@(!?)(%?[\w$]+)\s+)?([a-z][\w.:]*)(.*);", re.S)
+
+
+# Inlining depth kept per `.loc` (nvcc's chains are as deep as the calls inlined into each other,
+# rarely over 20); a deeper chain keeps its innermost links and its outermost, the user's call site.
+MAX_INLINING_DEPTH = 64
+
+
+def _bounded_chain(raw):
+    """`raw` (file, line, column, function, inlined_at) with at most MAX_INLINING_DEPTH links:
+    a chain of thousands would make every later `.loc` cost as much to hash as it is deep."""
+    node, depth = raw, 0
+    while node is not None and depth < MAX_INLINING_DEPTH:
+        node, depth = node[4], depth + 1
+    if node is None:
+        return raw
+    outermost = node
+    while outermost[4] is not None:
+        outermost = outermost[4]
+    links = []
+    node = raw
+    for _ in range(MAX_INLINING_DEPTH - 1):
+        links.append(node[:4])
+        node = node[4]
+    chain = outermost
+    for link in reversed(links):
+        chain = link + (chain,)
+    return chain
+
+
+MAX_THREADS_PER_BLOCK = 1024  # every architecture PTX targets
 
 
 def _rename_registers(operand, names):
@@ -580,12 +651,19 @@ def _resolve_locations(module: ir.Module) -> None:
         if raw is None:
             return None
         found = memo.get(raw)
-        if found is None:
-            file_index, line, col, function_name, inlined = raw
-            outer = resolve(inlined) if inlined is not None else None
-            found = ir.SourceLocation(files.get(file_index, f"<file {file_index}>"), line, col, function_name, outer)
-            memo[raw] = found
-        return found
+        if found is not None:
+            return found
+        chain = []  # the links not resolved yet, innermost first (the parser bounds their number)
+        node = raw
+        while node is not None and node not in memo:
+            chain.append(node)
+            node = node[4]
+        outer = memo[node] if node is not None else None
+        for link in reversed(chain):
+            file_index, line, col, function_name, _ = link
+            outer = memo[link] = ir.SourceLocation(files.get(file_index, f"<file {file_index}>"), line, col,
+                                                   function_name, outer)
+        return outer
 
     for func in module.functions:
         for ins in func.instructions:

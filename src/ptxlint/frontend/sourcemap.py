@@ -38,23 +38,43 @@ def source_position(ins: Instruction, ptx_path: str) -> tuple:
 def relocated_sources(files: dict, ptx_path: str) -> dict:
     """`.file` paths as they are on this machine. nvcc writes absolute paths, so a PTX file made in
     one checkout and read in another (a committed sample, a CI clone) names sources that do not
-    exist here. A missing path is looked up by its trailing components in the PTX file's folder and
-    its parents, nearest first (`/home/a/proj/k/t.cu` for `clone/k/t.ptx` is `clone/k/t.cu`).
-    Toolkit headers are left alone: they are never the user's files."""
+    exist here, or that exist in the other checkout only. A path that is missing, or that lies
+    outside the repository the PTX file is in, is looked up by its trailing components (at least
+    its folder and name, for one that exists) in the PTX file's folder and its parents up to that
+    repository's root, nearest first (`/home/a/proj/k/t.cu`
+    for `clone/k/t.ptx` is `clone/k/t.cu`); when none is found it stays as written. Toolkit headers
+    are left alone: they are never the user's files."""
+    from .sourcefiles import repository_root
+
     if not os.path.isfile(ptx_path):
         return files
-    folders = [PurePath(os.path.abspath(ptx_path)).parent]
-    folders.extend(folders[0].parents)
+    start = PurePath(os.path.abspath(ptx_path)).parent
+    root = repository_root(str(start))
+    folders = [start]
+    for parent in start.parents:
+        if root is not None and not _inside(str(parent), root):
+            break
+        folders.append(parent)
     out = {}
     for index, path in files.items():
         out[index] = path
-        if not os.path.isabs(path) or is_toolkit_header(path) or os.path.exists(path):
+        if not os.path.isabs(path) or is_toolkit_header(path):
+            continue
+        exists = os.path.exists(path)
+        if exists and (root is None or _inside(os.path.realpath(path), os.path.realpath(root))):
             continue
         parts = PurePath(path).parts[1:]
+        # a file that exists elsewhere is replaced only by a copy under the same folder name
+        # (`samples/t.cu`), not by any file of the same name
+        shortest = 2 if exists else 1
         for folder in folders:
-            found = next((folder.joinpath(*parts[-k:]) for k in range(1, len(parts) + 1)
+            found = next((folder.joinpath(*parts[-k:]) for k in range(shortest, len(parts) + 1)
                           if os.path.isfile(folder.joinpath(*parts[-k:]))), None)
             if found is not None:
                 out[index] = str(found)
                 break
     return out
+
+
+def _inside(path: str, directory: str) -> bool:
+    return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)

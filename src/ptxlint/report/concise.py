@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import summary_line
+from . import incomplete_lines, summary_line
 
 
 def render(results) -> str:
@@ -12,5 +12,6 @@ def render(results) -> str:
             out.append(f"{err}")
         for d in result.diagnostics:
             out.append(f"{d.path}:{d.line or 0}:{d.column or 0}: {d.code} {d.message}")
+    out.extend(incomplete_lines(results))
     out.append(summary_line(results))
     return "\n".join(out) + "\n"

@@ -26,6 +26,9 @@ def render(results) -> str:
     for result in results:
         for err in result.errors:
             out.append(_command("error", err.message, file=err.path, line=err.line, col=err.column, title="ptxlint"))
+        for s in getattr(result, "incomplete", ()):
+            out.append(_command("warning", f"kernel {s['kernel']} not fully analysed: {s['reason']}",
+                                file=s["path"], line=s.get("line"), title="ptxlint"))
         for d in result.diagnostics:
             message = "\n".join([d.message, *d.notes] + ([f"fix: {d.fix}"] if d.fix else []))
             out.append(_command(_LEVEL.get(d.severity, "warning"), message,

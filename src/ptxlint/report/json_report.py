@@ -25,5 +25,7 @@ def render(results) -> str:
         "hidden_in_toolkit_headers": sum(r.hidden_in_toolkit for r in results),
         # what the rules could not check (run-time addresses, shape-dependent findings) -> how many
         "not_checked": not_checked_counts(results),
+        # kernels whose analysis stopped early (the per-kernel budget): their findings may be partial
+        "incomplete": [dict(s) for r in results for s in getattr(r, "incomplete", ())],
     }
     return json.dumps(doc, indent=2) + "\n"

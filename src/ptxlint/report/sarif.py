@@ -43,14 +43,10 @@ def _rule_descriptor(rule) -> dict:
 
 
 def _line_text(path: str, line) -> str:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            for i, text in enumerate(fh, 1):
-                if i == line:
-                    return text.strip()
-    except OSError:
-        pass
-    return ""
+    from ..frontend.sourcefiles import read_lines
+
+    lines = read_lines(path) or []  # only trusted sources are read (sourcefiles.py)
+    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
 
 
 def _fingerprint(d, seen: dict) -> str:
@@ -118,6 +114,15 @@ def render(results, rules=()) -> str:
                     loc["region"] = {"startLine": err.line}
                 n["locations"] = [{"physicalLocation": loc}]
             notifications.append(n)
+    failed = bool(notifications)
+    for r in results:
+        for s in getattr(r, "incomplete", ()):
+            uri, base = _uri(s["path"])
+            loc = {"artifactLocation": {"uri": uri, **({"uriBaseId": base} if base else {})}}
+            if s.get("line"):
+                loc["region"] = {"startLine": s["line"]}
+            notifications.append({"level": "warning", "locations": [{"physicalLocation": loc}],
+                                  "message": {"text": f"kernel {s['kernel']} not fully analysed: {s['reason']}"}})
 
     run = {
         "tool": {"driver": {
@@ -127,7 +132,7 @@ def render(results, rules=()) -> str:
             "rules": [_rule_descriptor(r) for r in descriptors],
         }},
         "originalUriBaseIds": {"%SRCROOT%": {"uri": Path(os.getcwd()).as_uri() + "/"}},
-        "invocations": [{"executionSuccessful": not notifications, "toolExecutionNotifications": notifications}],
+        "invocations": [{"executionSuccessful": not failed, "toolExecutionNotifications": notifications}],
         "results": sarif_results,
     }
     doc = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}

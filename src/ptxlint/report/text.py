@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 import os
-from functools import lru_cache
 
-from . import summary_line
+from ..frontend.sourcefiles import read_lines
+from . import incomplete_lines, summary_line
 
 
-@lru_cache(maxsize=64)
-def _source_lines(path: str) -> tuple:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            return tuple(fh.read().split("\n"))
-    except OSError:
-        return ()
+def _source_lines(path: str) -> list:
+    """The file's lines, or none when it may not be read (sourcefiles.py: only trusted sources)."""
+    return read_lines(path) or []
 
 
 def _colour(text: str, code: str, enabled: bool) -> str:
@@ -48,6 +44,7 @@ def render(results, colour: bool = False) -> str:
             out.append(_colour(f"{err}", "1;31", colour) if colour else f"{err}")
         for d in result.diagnostics:
             out.append(format_diagnostic(d, colour))
+    out.extend(incomplete_lines(results))
     out.append(summary_line(results))
     return "\n".join(out) + "\n"
 

@@ -9,6 +9,7 @@ from functools import cached_property
 from typing import Optional
 
 from ..analysis import symbolic as S
+from ..analysis.budget import spend
 from ..analysis.layout import source_name
 from ..analysis.lanes import Affine, Varying
 from ..analysis.predicates import contradict
@@ -17,7 +18,7 @@ from ..analysis.loops import innermost_loop
 from ..analysis.toolkit import tile_barriers
 from ..frontend.ir import Immediate, Instruction, Register, VectorOperand
 from .registry import RuleDoc, register
-from .sync import barrier_kind, callee_name, diagnostic, is_arrive, where
+from .sync import barrier_kind, call_targets, callee_name, diagnostic, is_arrive, where
 
 MAX_PAIRS = 4000  # access pairs compared per kernel; beyond that the rest is skipped with a note
 _KIND = {"load": "read", "ldmatrix": "read", "store": "write", "stmatrix": "write", "atomic": "atomic"}
@@ -229,7 +230,10 @@ def _reachable(ctx, sites: list, warp_level: bool) -> dict:
     by_block: dict = {}
     for n, site in enumerate(sites):
         by_block.setdefault(fn.block_of(site.instruction).id, []).append(n)
-    stops = {b.id: [i.index for i in b.instructions if _orders_shared_accesses(ctx, i, warp_level)]
+    # a call whose targets are not known (a function pointer, a virtual call) may wait at a
+    # barrier: no race is claimed across it (the walk stops there, as at a barrier)
+    stops = {b.id: [i.index for i in b.instructions if _orders_shared_accesses(ctx, i, warp_level)
+                    or (i.op == "call" and call_targets(fn, i) is None)]
              for b in fn.blocks}
     index_of = {site.instruction.index: n for n, site in enumerate(sites)}
 
@@ -243,6 +247,7 @@ def _reachable(ctx, sites: list, warp_level: bool) -> dict:
     out = {}
     back = cfg.back_edges
     for n, site in enumerate(sites):
+        spend()
         ins = site.instruction
         block_id = fn.block_of(ins).id
         found, blocked = scan(block_id, ins.index + 1)
@@ -330,11 +335,42 @@ def _stored_value_uniform(ctx, ins: Instruction) -> bool:
     return False
 
 
+_GRANULE = 4  # bytes: two threads can only share a byte if they touch a common 4-byte word
+
+
+def _contested_sites(sites: list) -> list:
+    """The sites that touch a word some other thread also touches (in any evaluation of any site):
+    only they can be part of a race. One pass over every access instead of one per pair of sites:
+    a kernel of thousands of shared stores, each thread at its own word, compares nothing."""
+    first_thread: dict = {}  # unknown terms -> word -> the one thread seen there, or -1 for several
+    touched = []
+    for site in sites:
+        words = []  # (the word map of some terms, words of this site there)
+        for ev in site.evaluations:
+            spend()
+            extra = ev.nbytes - 1
+            for terms, at in ev.threads_at.items():
+                seen = first_thread.setdefault(terms, {})
+                mine = []
+                for c, threads in at.items():
+                    for w in range(c // _GRANULE, (c + extra) // _GRANULE + 1):
+                        mine.append(w)
+                        for t in threads:
+                            if seen.setdefault(w, t) != t:
+                                seen[w] = -1
+                words.append((seen, mine))
+        touched.append(words)
+    # a site whose addresses some pair of threads cannot be compared at stays: it is counted as not checked
+    return [site for site, words in zip(sites, touched)
+            if any(seen[w] == -1 for seen, mine in words for w in mine)
+            or any(e.unknown_addresses[0] or e.unknown_addresses[1] for e in site.evaluations)]
+
+
 def _find_conflicts(ctx) -> dict:
     """{'block': cross-warp conflicts (RACE001), 'warp': same-warp ones (WARP001), 'lanes': lanes of
     one warp storing different values in one store (RACE001), 'notes': [...], 'not_checked': {rule
     code: accesses whose addresses some pair of threads could not be compared at}}."""
-    sites = _sites(ctx)
+    sites = _contested_sites(_sites(ctx))
     result = {"block": [], "warp": [], "lanes": [], "notes": [], "not_checked": {"RACE001": 0, "WARP001": 0}}
     if not sites:
         return result
@@ -355,6 +391,7 @@ def _find_conflicts(ctx) -> dict:
                 if first.kind == "atomic" and second.kind == "atomic":
                     continue
                 compared += 1
+                spend()
                 if compared > MAX_PAIRS:
                     result["notes"].append(f"stopped after {MAX_PAIRS} pairs of shared accesses")
                     return result
@@ -490,6 +527,7 @@ def _collide(first: SharedSite, second: SharedSite, crossed, want_inside: bool) 
                 candidates = (((c, ta), eb.starts_between(terms, c - eb.nbytes + 1, c + ea.nbytes))
                               for c, ta in at_a.items())
             for (c, ta), starts in candidates:
+                spend()
                 for d in starts:
                     tb = at_b[d]
                     key = (terms, max(c, d))

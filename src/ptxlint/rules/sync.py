@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import os
 import re
-from functools import lru_cache
 from typing import Optional
 
 from ..analysis.uniformity import BLOCK, CTA, WARP
 from ..diagnostics import Diagnostic
 from ..frontend.demangle import demangle, without_parameters
-from ..frontend.ir import Immediate, Instruction, Symbol
+from ..frontend.ir import Function, Immediate, Instruction, OperandList, Symbol
+from ..frontend.sourcefiles import read_lines
 from ..frontend.sourcemap import user_location
 from .registry import RuleDoc, register
 
@@ -65,39 +65,96 @@ def is_block_barrier(ins: Instruction) -> bool:
 
 
 def callee_name(ins: Instruction) -> Optional[str]:
-    """The function a direct `call` names (`call.uni f, (args)` or `call (ret), f, (args)`)."""
-    return next((op.name for op in ins.operands if isinstance(op, Symbol)), None)
+    """The function a direct `call` names (`call.uni f, (args)` or `call (ret), f, (args)`); None for
+    an indirect call through a register (`call (ret), %rd1, (args), prototype;`)."""
+    for op in ins.operands:
+        if isinstance(op, OperandList):
+            continue  # the return parameters
+        return op.name if isinstance(op, Symbol) else None
+    return None
+
+
+def call_targets(function: Function, ins: Instruction) -> Optional[tuple]:
+    """Every function a `call` in `function` may reach: the one a direct call names, or the
+    `.calltargets` list an indirect call names; None when that is not known (a function pointer
+    or virtual call whose last operand is only a `.callprototype`)."""
+    name = callee_name(ins)
+    if name is not None:
+        return (name,)
+    table = ins.operands[-1] if ins.operands else None
+    if isinstance(table, Symbol):
+        targets = function.call_targets.get(table.name)
+        if targets:
+            return tuple(targets)
+    return None
+
+
+_MODULE_MEMO: list = [None, {}]  # [the module, {memo name: memo}]: the module checked last
+
+
+def _module_cache(module, name: str) -> dict:
+    """A memo for the module being checked, shared by all its kernels (what a device function does
+    does not depend on the kernel calling it); only the last module's memos are kept."""
+    if _MODULE_MEMO[0] is not module:
+        _MODULE_MEMO[0], _MODULE_MEMO[1] = module, {}
+    return _MODULE_MEMO[1].setdefault(name, {})
 
 
 def barrier_in_callee(ctx, call: Instruction) -> Optional[Instruction]:
     """The first CTA or cluster barrier that the device function `call` calls executes, looking
     through the calls it makes in turn; None when it has none. A `__noinline__` helper with a
-    `__syncthreads()` is a barrier wherever it is called."""
-    found_for = ctx.__dict__.get("_barrier_in_function")
-    if found_for is None:
-        found_for = ctx.__dict__["_barrier_in_function"] = {}
-        ctx.__dict__["_device_function_bodies"] = {f.name: f for f in ctx.module.functions
-                                                   if f.has_body and not f.is_kernel}
-    bodies = ctx.__dict__["_device_function_bodies"]
+    `__syncthreads()` is a barrier wherever it is called. A call whose target is not known waits at
+    no barrier, and one with several possible targets only when every one of them does."""
+    targets = call_targets(ctx.function, call)
+    if not targets:
+        return None
+    found = [_first_barrier(ctx.module, t) for t in targets]
+    return found[0] if all(f is not None for f in found) else None
 
-    def first_barrier(name: Optional[str], visiting: set) -> Optional[Instruction]:
-        if name in found_for:
-            return found_for[name]
-        if name is None or name in visiting or name not in bodies:
-            return None  # recursion or an external function: nothing known
-        visiting.add(name)
-        found = None
-        for ins in bodies[name].instructions:
+
+def _first_barrier(module, name: str) -> Optional[Instruction]:
+    """The first barrier device function `name` waits at (through its calls), with an explicit
+    stack: a chain of calls as long as the module is deep is no recursion. Recursive calls and
+    external functions count as no barrier."""
+    found_for = _module_cache(module, "first barrier")
+    if name in found_for:
+        return found_for[name]
+    bodies = _module_cache(module, "device function bodies")
+    if not bodies:
+        bodies.update((f.name, f) for f in module.functions if f.has_body and not f.is_kernel)
+    if name not in bodies:
+        return None
+    visiting = {name}
+    stack = [[name, 0]]  # function name, position of the instruction to go on from
+    while stack:
+        frame = stack[-1]
+        function = bodies[frame[0]]
+        instructions = function.instructions
+        result = None
+        waiting = False
+        for pos in range(frame[1], len(instructions)):
+            ins = instructions[pos]
             if barrier_kind(ins) in ("cta", "cluster"):
-                found = ins
-            elif ins.op == "call":
-                found = first_barrier(callee_name(ins), visiting)
-            if found is not None:
+                result = ins
                 break
-        found_for[name] = found
-        return found
-
-    return first_barrier(callee_name(call), set())
+            if ins.op != "call":
+                continue
+            targets = call_targets(function, ins) or ()
+            todo = [t for t in targets if t not in found_for and t not in visiting and t in bodies]
+            if todo:
+                frame[1] = pos  # come back to this call once its targets are known
+                visiting.update(todo)
+                stack.extend([t, 0] for t in todo)
+                waiting = True
+                break
+            results = [found_for.get(t) for t in targets]
+            if targets and all(r is not None for r in results):
+                result = results[0]
+                break
+        if not waiting:
+            found_for[frame[0]] = result
+            stack.pop()
+    return found_for.get(name)
 
 
 def describe_barrier(ins: Instruction) -> str:
@@ -140,13 +197,9 @@ def in_loop_exit(ctx, branch_block, block_id) -> bool:
 # Early exits
 
 
-@lru_cache(maxsize=64)
 def _source_lines(path: str) -> Optional[list]:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            return fh.read().splitlines()
-    except OSError:
-        return None
+    """The source's lines when it may be read (frontend/sourcefiles.py: only trusted sources)."""
+    return read_lines(path)
 
 
 def _reaches(cfg, start, target) -> bool:
@@ -397,8 +450,10 @@ def _barrier_diagnostic(ctx, code, ins, branch, branch_block, why, controls, blo
     u = ctx.uniformity
     what = describe_barrier(ins)
     if ins.op == "call":
-        callee = without_parameters(demangle(callee_name(ins)))
-        what = f"the call of `{callee}`, which waits at {describe_barrier(barrier_in_callee(ctx, ins))},"
+        targets = [f"`{without_parameters(demangle(t))}`" for t in call_targets(ctx.function, ins) or ()]
+        callee = f"the call of {targets[0]}" if callee_name(ins) is not None else \
+            f"the indirect call (to {' or '.join(targets)})"
+        what = f"{callee}, which waits at {describe_barrier(barrier_in_callee(ctx, ins))},"
     level = u.branch_level(branch_block)
     scope = {WARP: "lanes of a warp", BLOCK: "warps of the block", CTA: "blocks of the cluster"}[level]
     loop = in_loop_exit(ctx, branch_block, block)

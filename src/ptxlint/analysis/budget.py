@@ -1,0 +1,77 @@
+"""The per-kernel analysis budget: a kernel that would take too long is reported as incomplete,
+never left to hang the run.
+
+The analyses call `spend()` in their loops (it only reads a clock); once the kernel's budget of
+CPU seconds is used up it raises `BudgetExhausted`, which `api._check_function` turns into an
+`incomplete` note on that kernel: the rules that finished keep their findings, the rest are
+skipped. CPU time of this process is measured, not wall time, so that a loaded machine (CI
+runners, several checks in parallel) does not cut an analysis short that would finish alone.
+
+Deep program structure (definition chains, inlining chains) is walked iteratively or with a
+bounded depth; a walk that still meets Python's recursion limit is reported the same way.
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from typing import Optional
+
+DEFAULT_SECONDS = 10.0
+
+_deadline: Optional[float] = None  # process CPU time at which the current kernel's budget ends
+_clock = time.process_time
+
+
+class BudgetExhausted(Exception):
+    """The current kernel's analysis budget is used up (or its structure is too deep to walk)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+_calls = 0
+
+
+def spend() -> None:
+    """Raise BudgetExhausted when the current kernel has used its budget; otherwise nothing.
+    Cheap enough for inner loops: the clock (a system call) is read every 32nd call."""
+    global _calls
+    _calls += 1
+    if _calls & 31 == 0 and _deadline is not None and _clock() > _deadline:
+        raise BudgetExhausted("the analysis budget ran out")
+
+
+def remaining() -> Optional[float]:
+    """CPU seconds left to the current kernel (None: no budget)."""
+    return None if _deadline is None else _deadline - _clock()
+
+
+def seconds_of(value: Optional[float]) -> float:
+    """The budget an option asks for: None is the default, 0 (or less) is no limit."""
+    return DEFAULT_SECONDS if value is None else float(value)
+
+
+@contextmanager
+def kernel_budget(seconds: Optional[float]):
+    """Run the analysis of one kernel within `seconds` of CPU time (None: the default; 0: no limit)."""
+    global _deadline
+    outer = _deadline
+    seconds = seconds_of(seconds)
+    _deadline = _clock() + seconds if seconds and seconds > 0 else None
+    if outer is not None and (_deadline is None or outer < _deadline):
+        _deadline = outer  # a nested budget never outlives the one around it
+    try:
+        yield
+    finally:
+        _deadline = outer
+
+
+def describe(reason: str, seconds: Optional[float]) -> str:
+    """The note an incomplete kernel carries."""
+    seconds = seconds_of(seconds)
+    if reason == "the analysis budget ran out" and seconds:
+        return (f"incomplete: the analysis budget of {seconds:g} s (CPU) for this kernel ran out; rules that "
+                "had not finished were skipped (raise it with --analysis-budget or `analysis-budget`)")
+    return f"incomplete: {reason}; rules that had not finished were skipped"

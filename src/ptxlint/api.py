@@ -271,6 +271,9 @@ def with_launches(path: str, module: Module, analysis, host=((), ())):
     """`analysis` plus the launches of `module`'s kernels found in the host code of `path` (a `.cu`)
     or of the user sources its `.file` directives name (a `.ptx`): for the commands that look at one
     module (`accesses`, `kernels`, `launches`) as `check` does."""
+    from .frontend.sourcefiles import trust_tree_of
+
+    trust_tree_of(path, host[0])
     return replace(analysis, launches=_launches_in(launch_sources(module.files.values(), path),
                                                    analysis.launches, host))
 

@@ -11,10 +11,10 @@ import os
 import re
 from typing import Iterable
 
+from .sourcefiles import MAX_BYTES, is_trusted
 from .sourcemap import is_toolkit_header, relocated_sources
 
 HOST_SUFFIXES = (".cu", ".cuh", ".h", ".hpp", ".hh", ".cuhpp", ".inl")
-MAX_HOST_FILE_BYTES = 4_000_000
 _FILE_DIRECTIVE = re.compile(r'^\s*\.file\s+(\d+)\s+"([^"\n]*)"', re.MULTILINE)
 
 
@@ -23,10 +23,11 @@ def launch_sources(files: Iterable[str], checked_path: str) -> list:
     out = []
     candidates = ([checked_path] if checked_path.endswith(".cu") else []) + list(files)
     for path in candidates:
-        if not path.endswith(HOST_SUFFIXES) or is_toolkit_header(path):
+        # only files a finding's snippet could be read from too (sourcefiles.py): a PTX names any path
+        if not path.endswith(HOST_SUFFIXES) or is_toolkit_header(path) or not is_trusted(path):
             continue
         try:
-            if not os.path.isfile(path) or os.path.getsize(path) > MAX_HOST_FILE_BYTES:
+            if not os.path.isfile(path) or os.path.getsize(path) > MAX_BYTES:
                 continue
         except OSError:
             continue

@@ -270,8 +270,19 @@ def _contested_sites(sites: list) -> list:
             if any(seen[w] == -1 for seen, mine in words for w in mine)]
 
 
+# From this many shared accesses in a kernel on, sites no two threads meet at are dropped before
+# the pairwise comparison, unless their accesses are many (loops followed per iteration, as in
+# CUB's sorts): then the pass costs more than the pairs it saves (MAX_PAIRS bounds those).
+CONTESTED_PASS_MIN_SITES = 256
+CONTESTED_PASS_MAX_ACCESSES_PER_SITE = 1024
+
+
 def _find_conflicts(ctx) -> dict:
-    sites = _contested_sites(_sites(ctx))
+    sites = _sites(ctx)
+    if len(sites) >= CONTESTED_PASS_MIN_SITES:
+        accesses = sum(len(at) for s in sites for ev in s.evaluations for at in ev.threads_at.values())
+        if accesses <= CONTESTED_PASS_MAX_ACCESSES_PER_SITE * len(sites):
+            sites = _contested_sites(sites)
     result = {"block": [], "warp": [], "notes": []}
     if not sites:
         return result

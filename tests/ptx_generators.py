@@ -106,7 +106,7 @@ def blocks_of(text: str) -> int:
 def deep_chain(n: int, name: str = "deep_chain") -> str:
     """`n` dependent additions on the thread index, then a shared store at the result: a
     definition chain as deep as the kernel is long."""
-    body = [f"\tadd.s32 \t%r{6 + k}, %r{5 + k}, 4;" for k in range(n)]
+    body = [f"\tadd.s32 \t%r{6 + k}, %r{5 + k if k else 3}, 4;" for k in range(n)]  # from threadIdx.x * 4
     body += [f"\tand.b32 \t%r{6 + n}, %r{5 + n}, 4092;", f"\tadd.s32 \t%r{7 + n}, %r4, %r{6 + n};",
              f"\tst.shared.u32 \t[%r{7 + n}], %r1;", "\tbar.sync \t0;", f"\tld.shared.u32 \t%r{8 + n}, [%r5];"]
     return HEADER + _kernel(name, body, 8 + n, 0)

@@ -366,11 +366,22 @@ def _contested_sites(sites: list) -> list:
             or any(e.unknown_addresses[0] or e.unknown_addresses[1] for e in site.evaluations)]
 
 
+# From this many shared accesses in a kernel on, sites no two threads meet at are dropped before
+# the pairwise comparison, unless their accesses are many (loops followed per iteration, as in
+# CUB's sorts): then the pass costs more than the pairs it saves (MAX_PAIRS bounds those).
+CONTESTED_PASS_MIN_SITES = 256
+CONTESTED_PASS_MAX_ACCESSES_PER_SITE = 1024
+
+
 def _find_conflicts(ctx) -> dict:
     """{'block': cross-warp conflicts (RACE001), 'warp': same-warp ones (WARP001), 'lanes': lanes of
     one warp storing different values in one store (RACE001), 'notes': [...], 'not_checked': {rule
     code: accesses whose addresses some pair of threads could not be compared at}}."""
-    sites = _contested_sites(_sites(ctx))
+    sites = _sites(ctx)
+    if len(sites) >= CONTESTED_PASS_MIN_SITES:
+        accesses = sum(len(at) for s in sites for ev in s.evaluations for at in ev.threads_at.values())
+        if accesses <= CONTESTED_PASS_MAX_ACCESSES_PER_SITE * len(sites):
+            sites = _contested_sites(sites)
     result = {"block": [], "warp": [], "lanes": [], "notes": [], "not_checked": {"RACE001": 0, "WARP001": 0}}
     if not sites:
         return result

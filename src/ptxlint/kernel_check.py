@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .analysis.context import KernelContext
-from .analysis.launch import out_of_bounds, plan_block_shapes
+from .analysis.launch import fails_assertion, out_of_bounds, plan_block_shapes
 from .gc_pause import collector_paused
 from .rules.registry import CORRECTNESS_FAMILIES
 SHAPE_DEPENDENT = "findings that depend on the unknown block shape"
@@ -47,7 +47,7 @@ def _run(module, function, rules, analysis, shape, admission: bool = False):
         context = KernelContext(module, function, analysis, shape)
         try:
             if admission:
-                rejected = out_of_bounds(context)
+                rejected = out_of_bounds(context) or fails_assertion(context)
                 if rejected is not None:
                     return [], Counter(), rejected
             found = [d for rule in rules for d in rule.check(context)]

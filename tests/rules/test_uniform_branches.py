@@ -8,6 +8,7 @@ kernel from its main(): the shapes come from ptxlint's own launch discovery, as 
 """
 
 import re
+from functools import lru_cache
 from pathlib import Path
 
 from ptxlint.analysis.context import AnalysisOptions
@@ -19,15 +20,26 @@ PTX = DATA / "uniform_branches.sm_90.ptx"
 FAMILIES = ["RACE", "WARP", "SYNC", "SHFL"]
 
 
-def discovered():
+@lru_cache(maxsize=1)
+def checked():
+    """The file checked as a user checks it: shapes from the launches in its main()."""
     result = check_file(str(PTX), CheckOptions(select=FAMILIES, use_config=False))
     assert not result.errors
-    return result.diagnostics
+    return result
+
+
+def discovered():
+    return checked().diagnostics
 
 
 def markers() -> set:
     lines = (DATA / "uniform_branches.cu").read_text().splitlines()
     return {(m.group(1), n) for n, line in enumerate(lines, 1) for m in [re.search(r"//\s*EXPECT\s+(\w+)", line)] if m}
+
+
+def markers_line(text: str) -> int:
+    lines = (DATA / "uniform_branches.cu").read_text().splitlines()
+    return next(n for n, line in enumerate(lines, 1) if text in line)
 
 
 def kernel_of(d) -> str:
@@ -38,8 +50,23 @@ def test_findings_under_the_launched_shapes_are_exactly_the_markers():
     found = discovered()
     assert {(d.code, d.line) for d in found} == markers()
     assert not [d for d in found if kernel_of(d).startswith("ok_")]
-    # every kernel was checked under the shape its launch in main() gives
-    assert all(any("from the launch at" in n and "uniform_branches.cu:" in n for n in d.notes) for d in found)
+    # every launched kernel was checked under the shape its launch in main() gives
+    launched = [d for d in found if "unlaunched" not in d.kernel]
+    assert all(any("from the launch at" in n and "uniform_branches.cu:" in n for n in d.notes) for d in launched)
+
+
+def test_candidate_shapes_that_fail_the_kernels_assertion_are_not_admitted():
+    """Never launched: checked under candidate shapes. `assert(blockDim.y == 1)` traps in every thread
+    of a 2-D candidate, so those are not admitted (and said so); `assert(blockDim.x == 4 && ...)`
+    admits no candidate, and the kernel is counted as not checked rather than guessed."""
+    result = checked()
+    (flat,) = [d for d in result.diagnostics if "bad_unlaunched_flat_block" in d.kernel]
+    (shapes,) = [n for n in flat.notes if n.startswith("holds for every block shape")]
+    line = markers_line("assert(blockDim.y == 1);")
+    assert f"32x8x1 (every thread fails the assertion at line {line})" in shapes
+    assert flat.data["blocks"] == ["256x1x1", "128x1x1", "64x1x1", "32x1x1", "512x1x1", "1024x1x1"]
+    assert not [d for d in result.diagnostics if "ok_unlaunched_asserted_shape" in d.kernel]
+    assert result.not_checked.get("kernels with no admitted block shape") == 1
 
 
 def test_a_per_warp_loop_with_a_barrier_is_still_block_divergence():

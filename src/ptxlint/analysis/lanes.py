@@ -493,7 +493,7 @@ class LaneEvaluator:
         steps_uniform = True
         step_gcd = 0  # every step is a multiple of this (kept: alignment decides global sectors)
         for d in inside:
-            upd = fn.instructions[d]
+            upd = self._update_through_copy(fn.instructions[d], reg, inside + outside)
             ok = False
             if upd.op in ("add", "sub") and len(upd.operands) == 3:
                 a, b = upd.operands[1], upd.operands[2]
@@ -527,6 +527,23 @@ class LaneEvaluator:
             self._note(f"{reg.name} is updated in a loop{where} in a way the analysis does not follow; "
                        "treated as unknown")
         return [self._opaque(("loopvar", header, reg.name, t)) for t in range(self.n)]
+
+    def _update_through_copy(self, upd: Instruction, reg: Register, header_defs: list) -> Instruction:
+        """`add next, i, 1; mov i, next` (nvcc keeps the old value for the loop test): the `add` is the
+        update of i when it reads the value i has at the loop header; else `upd` itself."""
+        ops = upd.operands
+        if upd.op != "mov" or upd.guard is not None or len(ops) != 2 or not isinstance(ops[1], Register) \
+                or ops[1].is_special:
+            return upd
+        dataflow = self.ctx.dataflow
+        defs = dataflow.definitions(upd, ops[1])
+        if len(defs) != 1:
+            return upd
+        source = self.function.instructions[defs[0]]
+        if source.guard is None and source.op in ("add", "sub", "mad") and reg in source.operands[1:] \
+                and sorted(dataflow.definitions(source, reg)) == sorted(header_defs):
+            return source
+        return upd
 
     def _join_outside(self, reg: Register, defs: list) -> list:
         if len(defs) == 1:

@@ -213,6 +213,13 @@ count is thread-dependent, or as different barrier instructions on the two sides
 `if`/`else`. A call of a device function that waits at a barrier (a `__noinline__` helper with a
 `__syncthreads()`, at any depth of calls) counts as that barrier. The finding names the branch and
 the thread-dependent value it tests.
+
+Whether a condition is thread-dependent is decided for the block shape: `threadIdx.x < 128`, a loop
+`for (i = threadIdx.x; i < n / blockDim.x * blockDim.x; i += blockDim.x)` or one over a fixed bound
+that is a multiple of blockDim.x are the same for every thread of the block and are not reported. A
+branch that splits the block only between whole warps (producer and consumer warps) is not reported
+either when both of its sides wait at the same barriers in the same order before they join: each
+barrier id then counts one arrival from every thread.
 """,
     why_is_this_bad="""
 `__syncthreads()` must be reached by every thread of the block. When it is not, the kernel may hang,

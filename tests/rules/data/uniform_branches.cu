@@ -4,6 +4,7 @@
 // Compiled with: nvcc -ptx -lineinfo -arch=sm_90 uniform_branches.cu -o uniform_branches.sm_90.ptx
 // main() launches every kernel, so that ptxlint's launch discovery gives the real block shapes.
 
+#include <cassert>
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -46,6 +47,22 @@ __global__ void bad_barrier_in_rows_loop(const float* in, float* out, int rows) 
         if (threadIdx.x == 0) out[row] = part[0] + part[warps - 1];
         __syncthreads();  // EXPECT SYNC001
     }
+}
+
+// a triangle: warp w runs w + 1 steps (`t <= row`; nvcc tests a copy of the counter taken before
+// its increment)
+__global__ void ok_triangle_per_warp(const float* in, float* out, int rows, int cols) {
+    int row = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+    if (row >= rows) return;
+    float best = -1e30f;
+    for (int t = 0; t <= row; t++) {
+        float acc = 0.f;
+        for (int c = threadIdx.x & 31; c < cols; c += 32) acc += in[t * cols + c] * in[row * cols + c];
+        acc = warp_sum(acc);
+        best = fmaxf(best, acc);
+        if ((threadIdx.x & 31) == 0) out[row * rows + t] = acc;
+    }
+    if ((threadIdx.x & 31) == 0) out[row] = best;
 }
 
 // a row per thread: lanes of one warp disagree about `row < rows`
@@ -185,6 +202,29 @@ __global__ void ok_unknown_and_first_warp(const int* flags, int* out) {
     out[blockIdx.x * blockDim.x + threadIdx.x] = total;
 }
 
+// ---- 5. never launched: checked under the candidate shapes the kernel admits
+
+// its assertion admits only blocks of 4x8xZ, and no candidate is one: nothing is reported (the depth
+// loop splits warps under every candidate, where the kernel would trap at the assertion first)
+__global__ void ok_unlaunched_asserted_shape(const float* in, float* out) {
+    assert(blockDim.x == 4 && blockDim.y == 8);
+    float acc = 0.f;
+    for (unsigned z = threadIdx.x; z < blockDim.z; z += 4) {
+        float v = in[(z * 8 + threadIdx.y) * 4];
+        acc += v + __shfl_down_sync(0xffffffffu, v, 1, 4);
+    }
+    out[threadIdx.y] = acc;
+}
+
+// a flat block only: the 2-D candidates fail the assertion; under every 1-D one lanes leave early
+__global__ void bad_unlaunched_flat_block(const float* in, float* out, int n) {
+    assert(blockDim.y == 1);
+    int i = blockIdx.x * blockDim.x + threadIdx.x + threadIdx.y;
+    if (i >= n) return;
+    float v = in[i];
+    out[i] = v + __shfl_xor_sync(0xffffffffu, v, 1);  // EXPECT SHFL001
+}
+
 int main() {
     float *fin, *fout;
     unsigned *uin, *uout;
@@ -198,6 +238,7 @@ int main() {
     ok_row_per_warp<<<16, 256>>>(fin, fout, 100, 64);
     ok_rows_grid_stride<<<4, 128>>>(fin, fout, 100, 64);
     bad_barrier_in_rows_loop<<<4, 256>>>(fin, fout, 100);
+    ok_triangle_per_warp<<<8, 128>>>(fin, fout, 32, 64);
     bad_row_per_lane<<<4, 128>>>(fin, fout, 300);
     ok_rounded_down_bound<<<8, 128>>>(uin, uout, 1000);
     ok_fixed_bound<<<8, 128>>>(uin, uout);

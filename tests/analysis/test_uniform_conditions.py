@@ -155,3 +155,18 @@ L0:
     bra.uni L0;
 L1:""")
     assert levels == [BLOCK]
+
+
+def test_a_loop_counter_tested_through_its_copy():
+    """for (t = 0; t <= warp; t++) as nvcc writes it when the body has a loop of its own: `add next,
+    t, 1; setp.lt p, t, warp; mov t, next`: the counter is the iteration number in every thread."""
+    levels, _ = branch_levels("""
+    shr.u32 %r6, %r2, 5;
+    mov.u32 %r7, 0;
+L0:
+    bar.sync 0;
+    add.s32 %r8, %r7, 1;
+    setp.lt.s32 %p1, %r7, %r6;
+    mov.u32 %r7, %r8;
+    @%p1 bra L0;""")
+    assert levels == [BLOCK]

@@ -114,13 +114,15 @@ def canonical_compare(cmp: str, type_name: Optional[str], x, y, opaque: Opaque):
 
 
 def _stride(x, y, bits: int) -> int:
-    """The largest power of two (below 2^(bits-1)) that divides every unknown coefficient of x and y."""
+    """The largest power of two that divides every unknown coefficient of x and y, at most 2^15 and
+    below 2^(bits-1): a stride must divide 2^w for every width w the values were wrapped to on their
+    way (a 16-bit value widened to 32 bits), and block-sized strides are far smaller."""
     g = 0
     for _, c in x[1] + y[1]:
         g |= abs(c)
     if not g:
         return 1
-    return min(g & -g, 1 << (bits - 1))
+    return min(g & -g, 1 << min(bits - 1, 15))
 
 
 def strided_compare(cmp: str, type_name: Optional[str], x, y, opaque: Opaque):

@@ -18,7 +18,7 @@ from typing import Optional
 
 from .analysis.budget import BudgetExhausted, describe, kernel_budget
 from .analysis.context import KernelContext
-from .analysis.launch import out_of_bounds, plan_block_shapes
+from .analysis.launch import fails_assertion, out_of_bounds, plan_block_shapes
 from .gc_pause import collector_paused
 from .rules.registry import CORRECTNESS_FAMILIES
 SHAPE_DEPENDENT = "findings that depend on the unknown block shape"
@@ -71,7 +71,7 @@ def _run(module, function, rules, analysis, shape, progress: list, admission: bo
         context = KernelContext(module, function, analysis, shape)
         try:
             if admission:
-                rejected = out_of_bounds(context)
+                rejected = out_of_bounds(context) or fails_assertion(context)
                 if rejected is not None:
                     return [], Counter(), rejected
             found = []

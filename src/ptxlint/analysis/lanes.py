@@ -172,6 +172,7 @@ class LaneEvaluator:
         self.variable_symbols: dict = {}  # symbol -> variable name, for every declared variable
         self.booleans: set = set()  # symbols (and per-thread symbol bases) that hold a predicate: 0 or 1
         self.nonzero: set = set()  # symbols known not to be 0 (`x | 1`)
+        self.rotations: dict = {}  # symbol of `(c + U) mod d` -> (terms of U, d, c mod d)
         self._block_conditions: dict = {}  # block id -> per thread, the literals its arrival requires
         # set on evaluators made by `for_iteration`: one iteration of one loop, values pinned
         self.iteration: Optional[LoopIteration] = None
@@ -202,6 +203,8 @@ class LaneEvaluator:
             value = operand.value if isinstance(operand.value, int) else self._float_symbol(operand)
             return _uniform_vector(S.const(value) if isinstance(value, int) else value, self.n)
         if isinstance(operand, Symbol):
+            if operand.name == "WARP_SZ":  # PTX's predefined constant: the warp size
+                return _uniform_vector(S.const(32), self.n)
             return _uniform_vector(self._symbol_address(operand.name), self.n)
         if isinstance(operand, Negated):
             return self._predicates(P.p_not, self.operand(ins, operand.operand))
@@ -593,7 +596,7 @@ class LaneEvaluator:
         steps_uniform = True
         step_gcd = 0  # every step is a multiple of this (kept: alignment decides global sectors)
         for d in inside:
-            upd = fn.instructions[d]
+            upd = self._update_through_copy(fn.instructions[d], reg, inside + outside)
             ok = False
             if upd.op in ("add", "sub") and len(upd.operands) == 3:
                 a, b = upd.operands[1], upd.operands[2]
@@ -603,6 +606,14 @@ class LaneEvaluator:
                     ok = S.uniform_across(step)
                     if ok:
                         step_gcd = gcd(step_gcd, step[0][0], *(c for _, c in step[0][1]))
+            elif upd.op == "mad" and "lo" in upd.modifiers and len(upd.operands) == 4 and upd.operands[3] == reg:
+                # i += a * b written as `mad.lo i, a, b, i` (a grid-stride loop: i += gridDim.x * warps)
+                a, b = self.operand(upd, upd.operands[1]), self.operand(upd, upd.operands[2])
+                if type(a) is not Varying and type(b) is not Varying and S.uniform_across(a) \
+                        and S.uniform_across(b):
+                    step = self._mul(a[0], b[0])
+                    ok = True
+                    step_gcd = gcd(step_gcd, step[0], *(c for _, c in step[1]))
             steps_uniform &= ok
         header_block = fn.blocks[header] if isinstance(header, int) else None
         where = ""
@@ -619,6 +630,23 @@ class LaneEvaluator:
             self._note(f"{reg.name} is updated in a loop{where} in a way the analysis does not follow; "
                        "treated as unknown")
         return [self._opaque(("loopvar", header, reg.name, t)) for t in range(self.n)]
+
+    def _update_through_copy(self, upd: Instruction, reg: Register, header_defs: list) -> Instruction:
+        """`add next, i, 1; mov i, next` (nvcc keeps the old value for the loop test): the `add` is the
+        update of i when it reads the value i has at the loop header; else `upd` itself."""
+        ops = upd.operands
+        if upd.op != "mov" or upd.guard is not None or len(ops) != 2 or not isinstance(ops[1], Register) \
+                or ops[1].is_special:
+            return upd
+        dataflow = self.ctx.dataflow
+        defs = dataflow.definitions(upd, ops[1])
+        if len(defs) != 1:
+            return upd
+        source = self.function.instructions[defs[0]]
+        if source.guard is None and source.op in ("add", "sub", "mad") and reg in source.operands[1:] \
+                and sorted(dataflow.definitions(source, reg)) == sorted(header_defs):
+            return source
+        return upd
 
     def _join_outside(self, reg: Register, defs: list) -> list:
         if len(defs) == 1:
@@ -757,10 +785,11 @@ class LaneEvaluator:
                 return fast
         lift = self._lift
         wide = "wide" in ins.modifiers
+        fold = self.fold_rotations
         if op == "add":
-            return lift(lambda x, y: S.wrap(S.add(x, y), bits, signed), src(1), src(2))
+            return lift(lambda x, y: S.wrap(fold(S.add(x, y)), bits, signed), src(1), src(2))
         if op == "sub":
-            return lift(lambda x, y: S.wrap(S.sub(x, y), bits, signed), src(1), src(2))
+            return lift(lambda x, y: S.wrap(fold(S.sub(x, y)), bits, signed), src(1), src(2))
         if op == "neg":
             return lift(lambda x: S.wrap(S.neg(x), bits, signed), src(1))
         if op == "mul" and ("lo" in ins.modifiers or wide or t in ("u64", "s64", "b64")):
@@ -815,10 +844,12 @@ class LaneEvaluator:
             a, b = vecs
             if op == "add":
                 consts = [x + y for x, y in zip(a.consts, b.consts)]
-                terms = S.add((0, a.terms), (0, b.terms))[1]
+                shift, terms = self.fold_rotations(S.add((0, a.terms), (0, b.terms)))
             else:
                 consts = [x - y for x, y in zip(a.consts, b.consts)]
-                terms = S.sub((0, a.terms), (0, b.terms))[1]
+                shift, terms = self.fold_rotations(S.sub((0, a.terms), (0, b.terms)))
+            if shift:
+                consts = [c + shift for c in consts]
             return Affine(_wrap_consts(consts, bits, signed) if not terms else consts, terms)
         if op in ("mul", "mad", "shl"):
             if op != "shl" and not ("lo" in ins.modifiers or wide or ins.type in ("u64", "s64", "b64")):
@@ -938,6 +969,9 @@ class LaneEvaluator:
             x = vals[0]
             if all(c % d == 0 for _, c in x[1]) and x[0] >= 0 and ins.type not in _SIGNED:
                 return S.const(x[0] % d)
+            if ins.type not in _SIGNED and x[1]:
+                # x - d * (x / d), with the quotient the unknown `div` gives: `n - n % 96` is 96 * (n / 96)
+                return S.sub(x, S.scale(self._opaque(("div", ins.type, (x, vals[1]))), d))
         if op in ("or", "xor") and len(vals) == 2:
             for x, k in ((vals[0], vals[1]), (vals[1], vals[0])):
                 if S.is_known(k) and S.wrap(k, bits)[0] == 0:
@@ -959,7 +993,31 @@ class LaneEvaluator:
         if name is None:
             origin = f"({S.describe((0, terms), self.table)} + lane pattern) mod {modulus}"
             name = self.table.symbol(key, origin, True)
+            self.rotations[name] = (terms, modulus, residue)
         return (0, ((name, 1),))
+
+    def fold_rotations(self, value):
+        """`x - x % d` is a multiple of d: where a value holds `a*R - a*U` with R = `(r + U) mod d`, it
+        is `a*r - a*d*Q` with Q = `(r + U) / d` (`n - n % blockDim.x`, nvcc's form of
+        `n / blockDim.x * blockDim.x`, is blockDim.x times an unknown), so that comparisons and
+        addresses see the stride."""
+        rotations = self.rotations
+        if not rotations or not value[1]:
+            return value
+        for sym, a in value[1]:
+            info = rotations.get(sym)
+            if info is None:
+                continue
+            terms, d, residue = info
+            have = dict(value[1])
+            if not all(have.get(s, 0) == -a * c for s, c in terms):
+                continue
+            quotient = self.table.value(("quotient", terms, d, residue),
+                                        f"({S.describe((residue, terms), self.table)}) / {d}", True)
+            # a*R - a*U = -a*(U - R) = -a*(d*Q - r)
+            rest = (value[0] + a * residue, tuple(t for t in value[1] if t[0] != sym and t[0] not in dict(terms)))
+            return self.fold_rotations(S.add(rest, S.scale(quotient, -a * d)))
+        return value
 
     def _mul(self, x, y):
         if S.is_known(y):
@@ -1044,6 +1102,8 @@ class LaneEvaluator:
             if found is None and cmp in ("eq", "ne") and (y == S.ZERO and _single(x) in self.nonzero
                                                           or x == S.ZERO and _single(y) in self.nonzero):
                 found = P.FALSE if cmp == "eq" else P.TRUE
+            if found is None:
+                found = P.strided_compare(cmp, type_name, x, y, self._boolean_opaque)
             if found is None:
                 found = P.canonical_compare(cmp, type_name, x, y, self._boolean_opaque)
             return found if found is not None else self._boolean_opaque(("setp", cmp, x, y))

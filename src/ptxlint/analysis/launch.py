@@ -6,8 +6,9 @@ found in the host code (`frontend/launches.py`: every compile-time block shape i
 then `.reqntid`. Those shapes are *known*: the kernel is checked under each of them.
 
 Without any of them the shape is *unknown*. The kernel is then checked under candidate shapes: the
-ones it admits (`.maxntid` bounds them, and a shape under which a thread would index a shared array
-out of its bounds is not admitted). Performance findings use one of them, stated in every finding;
+ones it admits (`.maxntid` bounds them; a shape under which a thread would index a shared array
+out of its bounds, or under which every thread fails a device-side `assert` on the block shape,
+is not admitted). Performance findings use one of them, stated in every finding;
 a correctness finding is kept only if it holds under every admitted candidate (api.py does that).
 """
 
@@ -185,4 +186,23 @@ def out_of_bounds(ctx) -> Optional[str]:
             if active[t] is not False and (c < 0 or c + nbytes > size):
                 return (f"thread {t} would access byte {c} of `{name}` ({size} bytes) at PTX line "
                         f"{ins.ptx_line}")
+    return None
+
+
+def fails_assertion(ctx) -> Optional[str]:
+    """Why the context's block shape cannot be the kernel's: every thread reaches a failing
+    device-side assertion (`assert(blockDim.x == 4)` calls `__assertfail` when the shape is another),
+    so the kernel traps at once under it. None when some thread may get past every assertion."""
+    from ..frontend.ir import Symbol
+    from ..frontend.sourcemap import user_location
+
+    lanes = ctx.lanes
+    for ins in ctx.function.instructions:
+        if ins.op != "call" or not any(isinstance(op, Symbol) and op.name == "__assertfail" for op in ins.operands):
+            continue
+        active = lanes.active(ins)
+        if active and all(a is True for a in active):
+            loc = user_location(ins.loc)
+            where = f"line {loc.line}" if loc is not None and loc.line > 0 else f"PTX line {ins.ptx_line}"
+            return f"every thread fails the assertion at {where}"
     return None

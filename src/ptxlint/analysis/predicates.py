@@ -113,6 +113,55 @@ def canonical_compare(cmp: str, type_name: Optional[str], x, y, opaque: Opaque):
     return p_not(value) if negate else value
 
 
+def _stride(x, y, bits: int) -> int:
+    """The largest power of two that divides every unknown coefficient of x and y, at most 2^15 and
+    below 2^(bits-1): a stride must divide 2^w for every width w the values were wrapped to on their
+    way (a 16-bit value widened to 32 bits), and block-sized strides are far smaller."""
+    g = 0
+    for _, c in x[1] + y[1]:
+        g |= abs(c)
+    if not g:
+        return 1
+    return min(g & -g, 1 << min(bits - 1, 15))
+
+
+def strided_compare(cmp: str, type_name: Optional[str], x, y, opaque: Opaque):
+    """An integer comparison whose unknown parts are multiples of a power of two m, decided by the
+    known parts' quotients by m: for x = c + U and y = d + V (m divides U and V, c = m*q + r and
+    d = m*q' + r' with 0 <= r, r' < m), `x < y` is `m*q + U < m*q' + V` when r >= r' and
+    `!(m*q' + V < m*q + U)` when r < r', also with wrap-around (m divides 2^bits), so threads whose
+    known parts share a quotient get the same unknown: `tid + 128*k < 128*n` for tid in 0..127 is
+    one value for the whole block (a loop bounded by a multiple of its stride), `tid/32 + 8*b < n`
+    one per warp. None when no stride helps (m = 1) or for comparisons this does not handle."""
+    if not type_name or type_name[:1] not in "usb" or not type_name[1:].isdigit():
+        return None
+    bits = int(type_name[1:])
+    m = _stride(x, y, bits)
+    if m <= 1:
+        return None
+    base = _UNSIGNED_ALIASES.get(cmp, cmp) if type_name[:1] in "ub" else cmp
+    form = _CANONICAL.get(base)
+    if form is None:
+        return None
+    q, r = divmod(x[0], m)
+    q2, r2 = divmod(y[0], m)
+    big_x, big_y = (q * m, x[1]), (q2 * m, y[1])
+    less = "lt" if type_name[:1] == "s" else "lo"
+    kind, swap, negate = form
+    if kind == "eq":
+        if r != r2:
+            return TRUE if negate else FALSE
+        return canonical_compare("ne" if negate else "eq", type_name, big_x, big_y, opaque)
+    if swap:
+        big_x, big_y, r, r2 = big_y, big_x, r2, r
+    # x < y: X < Y, or X == Y and r < r'
+    if r < r2:
+        found = canonical_compare(less, type_name, big_y, big_x, opaque)  # !(Y < X)
+        return found if negate else p_not(found)
+    found = canonical_compare(less, type_name, big_x, big_y, opaque)
+    return p_not(found) if negate else found
+
+
 def boolean_compare(cmp: str, x, y, is_boolean: Callable[[str], bool]):
     """`x == k` / `x != k` where x = c + d*s for one boolean unknown s (nvcc's `selp 1, 0, p` then
     `setp.ne r, 0`): s itself, its complement, or a constant. None when x is not of that form."""

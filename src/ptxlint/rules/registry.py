@@ -67,7 +67,8 @@ The kernel is checked under the block shape(s) it is really launched with: `--bl
 compile-time block shape, each checked), or `.reqntid`. When none is known, this rule reports a
 finding only if it holds under every block shape the kernel admits (1-D shapes of 32 to 1024
 threads, 2-D and 3-D ones when it reads `threadIdx.y`/`.z`, bounded by `.maxntid` and by its shared
-arrays: a shape under which a thread would index an array out of bounds is not admitted). A finding
+arrays: a shape under which a thread would index an array out of bounds, or under which every
+thread fails a device-side `assert` such as `assert(blockDim.x == 4)`, is not admitted). A finding
 that appears only under some shapes is not reported: the summary counts it under "Not checked", and
 `--block` checks the kernel under the shape you launch it with."""
 

@@ -266,6 +266,13 @@ count is thread-dependent, or as different barrier instructions on the two sides
 `if`/`else`. A call of a device function that waits at a barrier (a `__noinline__` helper with a
 `__syncthreads()`, at any depth of calls) counts as that barrier. The finding names the branch and
 the thread-dependent value it tests.
+
+Whether a condition is thread-dependent is decided for the block shape: `threadIdx.x < 128`, a loop
+`for (i = threadIdx.x; i < n / blockDim.x * blockDim.x; i += blockDim.x)` or one over a fixed bound
+that is a multiple of blockDim.x are the same for every thread of the block and are not reported. A
+branch that splits the block only between whole warps (producer and consumer warps) is not reported
+either when both of its sides wait at the same barriers in the same order before they join: each
+barrier id then counts one arrival from every thread.
 """,
     why_is_this_bad="""
 `__syncthreads()` must be reached by every thread of the block. When it is not, the kernel may hang,
@@ -389,6 +396,89 @@ def check_cluster_barrier(ctx):
     yield from _barrier_findings(ctx, "SYNC004")
 
 
+# ---------------------------------------------------------------------------------------------
+# Barriers on both arms of a warp-uniform branch
+
+
+_MAX_SEQUENCES = 8
+
+
+def _barrier_signature(ctx, ins: Instruction):
+    """What makes two CTA barrier instructions the same barrier for pairing: the instruction, its
+    barrier id and thread count (a call stands for the first barrier its callee waits at)."""
+    barrier = barrier_in_callee(ctx, ins) if ins.op == "call" else ins
+    if barrier is None or barrier_kind(barrier) != "cta":
+        return None
+    count = thread_count(barrier)
+    return (barrier.op, tuple(sorted(barrier.modifiers)), barrier_id(barrier), str(count) if count is not None else None)
+
+
+def _barrier_sequences(ctx, start, stop, branch_block) -> Optional[set]:
+    """The sequences of CTA barriers that the paths from `start` to `stop` execute, or None when they
+    cannot be listed: a barrier inside a loop of the region (it runs an unknown number of times), a
+    path that goes round a loop enclosing the branch, more than a few different sequences."""
+    cfg = ctx.cfg
+    blocks = ctx.function.blocks
+    memo: dict = {}
+    enclosing = {h for h, body in cfg.loops if branch_block in body}
+
+    def walk(node, depth=0):
+        if node == stop:
+            return {()}
+        if node in memo:
+            return memo[node]
+        if not isinstance(node, int) or depth > 2000:
+            return None  # EXIT before the join (the join is not EXIT), or a pathological region
+        memo[node] = None  # a cycle through forward edges: not a structured region
+        own = []
+        for ins in blocks[node].instructions:
+            if barrier_kind(ins) is not None or (ins.op == "call" and barrier_in_callee(ctx, ins) is not None):
+                signature = _barrier_signature(ctx, ins)
+                if signature is None:
+                    return None  # a cluster or warp barrier in the region: leave it to the plain check
+                if any(node in body and h not in enclosing for h, body in cfg.loops):
+                    return None  # repeated an unknown number of times
+                own.append(signature)
+        found: set = set()
+        for succ in cfg.successors(node):
+            if (node, succ) in cfg.back_edges:
+                if succ in enclosing:
+                    return None  # goes round the loop that encloses the branch before the join
+                continue  # a loop inside the region (without barriers): its exits are other edges
+            rest = walk(succ, depth + 1)
+            if rest is None:
+                return None
+            found |= {tuple(own) + r for r in rest}
+            if len(found) > _MAX_SEQUENCES:
+                return None
+        memo[node] = found
+        return found
+
+    return walk(start)
+
+
+def arms_pair_up(ctx, branch_block) -> bool:
+    """Do the two sides of a branch that splits the block but not its warps wait at the same CTA
+    barriers in the same order before they join? Then every warp reaches each barrier once, half of
+    them at the instruction on one side and the rest at its twin on the other: `bar.sync` counts
+    arrivals per barrier id (double buffering with producer and consumer halves of the block)."""
+    found = ctx.__dict__.setdefault("_paired_branches", {})
+    if branch_block in found:
+        return found[branch_block]
+    u = ctx.uniformity
+    cfg = ctx.cfg
+    result = False
+    join = cfg.postdominators.get(branch_block)
+    successors = list(cfg.successors(branch_block))
+    if u.branch_level(branch_block) == BLOCK and join is not None and len(successors) == 2 \
+            and not any((branch_block, s) in cfg.back_edges for s in successors):
+        sides = [_barrier_sequences(ctx, s, join, branch_block) for s in successors]
+        result = all(side is not None and len(side) == 1 for side in sides) and sides[0] == sides[1] \
+            and sides[0] != {()}
+    found[branch_block] = result
+    return result
+
+
 def _barrier_findings(ctx, code: str):
     found = ctx.__dict__.get("_sync_findings")
     if found is None:
@@ -412,7 +502,7 @@ def _analyse_barriers(ctx):
             controls = u.divergent_controls(block, CTA)
             code = "SYNC004" if controls else None
         elif thread_count(barrier) is None:
-            controls = u.divergent_controls(block, BLOCK)
+            controls = [(b, w) for b, w in u.divergent_controls(block, BLOCK) if not arms_pair_up(ctx, b)]
             if controls:
                 exits = [b for b, _ in controls if _leaves(ctx, b, block)
                          and is_early_exit(ctx, u.branch_instruction(b), ins)]

@@ -9,6 +9,7 @@ from functools import cached_property
 from typing import Optional
 
 from ..analysis import symbolic as S
+from ..analysis.feasible import feasible_successors
 from ..analysis.layout import source_name
 from ..analysis.lanes import Affine, Varying
 from ..analysis.predicates import contradict
@@ -249,7 +250,8 @@ def _reachable(ctx, sites: list, warp_level: bool) -> dict:
         reached = {(m, False) for m in found}
         if not blocked:
             seen = set()
-            stack = [(s, (block_id, s) in back) for s in cfg.successors(block_id)]
+            # edges no thread takes under the launch shape (a loop skipped only by a 1-thread block) are no path
+            stack = [(s, (block_id, s) in back) for s in feasible_successors(ctx, block_id)]
             while stack:
                 node, crossed = stack.pop()
                 if (node, crossed) in seen or not isinstance(node, int):
@@ -257,12 +259,12 @@ def _reachable(ctx, sites: list, warp_level: bool) -> dict:
                 seen.add((node, crossed))
                 block = fn.blocks[node]
                 if not block.instructions:
-                    stack.extend((s, crossed or (node, s) in back) for s in cfg.successors(node))
+                    stack.extend((s, crossed or (node, s) in back) for s in feasible_successors(ctx, node))
                     continue
                 found, blocked = scan(node, block.instructions[0].index)
                 reached |= {(m, crossed) for m in found}
                 if not blocked:
-                    stack.extend((s, crossed or (node, s) in back) for s in cfg.successors(node))
+                    stack.extend((s, crossed or (node, s) in back) for s in feasible_successors(ctx, node))
         out[n] = reached
     _add_same_interval(ctx, sites, out, stops, scan, warp_level)
     return out
@@ -294,14 +296,14 @@ def _add_same_interval(ctx, sites: list, out: dict, stops: dict, scan, warp_leve
                 found, blocked = scan(node, block.instructions[0].index)
                 found_sites.update(found)
             if not blocked:
-                stack.extend(succ for succ in cfg.successors(node) if (node, succ) not in back)
+                stack.extend(succ for succ in feasible_successors(ctx, node) if (node, succ) not in back)
         return found_sites
 
     u = ctx.uniformity
     for block in fn.blocks:
         if u.branch_instruction(block.id) is None or u.branch_level(block.id) < level:
             continue
-        sides = [side(succ) for succ in cfg.successors(block.id) if (block.id, succ) not in back]
+        sides = [side(succ) for succ in feasible_successors(ctx, block.id) if (block.id, succ) not in back]
         for i, one in enumerate(sides):
             for other in sides[i + 1:]:
                 for a in one - other:

@@ -10,6 +10,7 @@ from typing import Optional
 
 from ..analysis import symbolic as S
 from ..analysis.feasible import feasible_successors
+from ..analysis.live_lanes import used_by_threads
 from ..analysis.layout import source_name
 from ..analysis.lanes import Affine, Varying
 from ..analysis.predicates import contradict
@@ -92,10 +93,17 @@ class SharedSite:
         evaluators = iterations.evaluators if iterations else [ctx.lanes]
         out = []
         notes = set()
+        # a read whose value only a shuffle hands on counts in the threads it is handed from
+        used = used_by_threads(ctx, ins) if self.kind == "read" else None
+        if used is not None:
+            notes.add(f"only threads {_thread_list(used)} use the value read at {where(ins)}: it is the source "
+                      "operand of a shuffle that takes it from those lanes; the other threads' reads are unused")
         for k, ev in enumerate(evaluators):
             addresses, n1 = ev.collect(ev.address, ins)
             active, n2 = ev.collect(ev.active, ins)
             notes |= n1 | n2
+            if used is not None:
+                active = [a if t in used else False for t, a in enumerate(active)]
             threads_at: dict = {}
             unknown = (False, False)
             if type(addresses) is Varying:
@@ -123,6 +131,12 @@ class SharedSite:
                                   instruction=ins, unsure=unsure, unknown_addresses=unknown))
         self.notes = sorted(notes)
         return out
+
+
+def _thread_list(threads) -> str:
+    ordered = sorted(threads)
+    shown = ", ".join(map(str, ordered[:8]))
+    return shown + (f" ... ({len(ordered)} in all)" if len(ordered) > 8 else "")
 
 
 def _unknown_pairs(active: list, threads_at: Optional[dict] = None) -> tuple:

@@ -18,7 +18,8 @@ from .warpops import shuffle_mode, shuffle_source
 
 def used_by_threads(ctx, ins: Instruction) -> Optional[frozenset]:
     """For a load: the threads of the block whose loaded value may reach a result, or None when
-    that may be every thread (any use but a shuffle's source operand, or shuffle lanes not known)."""
+    that may be every thread (any use but a shuffle's source operand, shuffle lanes not known, or
+    no use at all)."""
     cache = ctx.__dict__.setdefault("_used_by_threads", {})
     if ins.index not in cache:
         cache[ins.index] = _used_by_threads(ctx, ins)
@@ -50,6 +51,8 @@ def _used_by_threads(ctx, ins: Instruction) -> Optional[frozenset]:
             if not _only_shuffled(use, reg):
                 return None
             shuffles.append(use)
+    if not shuffles:
+        return None  # an unused load (hand-written PTX, a volatile poll) is left as it is
     live: set = set()
     for shfl in shuffles:
         found = _source_threads(ctx, shfl)

@@ -407,6 +407,11 @@ of the module through a `__device__` variable, reads the data. A counter that ha
 (`dst[atomicAdd(&n, 1)] = x`), a completion count for the host, CTA-scope atomics (`atomicAdd_block`,
 `thread_scope_block`) and generic accesses that reach shared memory (`cvta.shared` of a shared
 variable or of the toolkit's reserved scratch) publish nothing to other blocks.
+
+The data are plain stores and atomic accumulations (`atomicAdd(&sum[i], x)`: relaxed atomics are not
+ordered before the flag either), also in the flag's own buffer (`sums[i]` beside the counter
+`sums[n]`) unless that buffer holds other flags (polled, flag-stored or swapped elsewhere, as the
+packed flag-and-value words of a decoupled look-back).
 """,
         why_is_this_bad="""
 Without a fence the GPU may make the flag or ticket visible before the data: the block that sees the
@@ -499,7 +504,11 @@ that the kernel's blocks write, with no `__threadfence()` or acquire operation b
 a `__syncthreads()`). Volatile or relaxed reads of the data (the CUDA threadFenceReduction sample's
 shape) are accepted. The observed value must decide control flow (the ticket compared with
 `gridDim.x - 1`, the spin's exit): a slot taken from a counter decides nothing, and CTA-scope
-atomics observe only the block's own threads.
+atomics observe only the block's own threads. The data a flag hands over is what the kernel writes
+before publishing that flag: a block that reads its own partition after taking the partition's
+index from a counter (and writes it only afterwards), or re-reads input after a spin timed out,
+consumes nothing published. A flag published only by another kernel or the host hands over
+anything the kernel writes.
 """,
         why_is_this_bad="""
 Fence-based synchronisation needs both halves: the producer's fence before the flag, and the

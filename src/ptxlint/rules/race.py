@@ -623,7 +623,9 @@ not reported.
 
 Unknown means unknown: a pair collides only where both addresses are known for it. Accesses whose
 addresses depend on run-time data (loaded values, binary-search ranks, scan offsets, atomics' results)
-are skipped and counted as "not checked". Threads that provably do not reach an access (predicates
+are skipped and counted as "not checked". A read whose value only a shuffle hands on
+(`s[t] += __shfl_sync(mask, s[t - 1], 1)`) counts only in the lanes the shuffle takes it from: the
+other lanes' reads reach no result. Threads that provably do not reach an access (predicates
 are evaluated per thread in three-valued logic: `true || unknown` is true) do not take part, and a
 pair whose conditions contradict each other (`if (x < n)` writer, `if (x >= n)` reader, with x and n
 the same in both threads) is not a race.

@@ -323,6 +323,12 @@ blocks within one launch). `a[i] = a[i + 1]` collides across the block boundary:
 block b reads the element the first thread of block b + 1 writes. Only addresses known from the
 PTX are compared (kernel pointers, thread and block indices); different pointer parameters are
 assumed not to alias; atomics against atomics and memory-ordered flag accesses are left to FENCE.
+
+Threads of one store that write the same value (the last lane of every tile storing the same scan
+total, every lane of a warp storing the warp's reduction, every block filling one table alike) are
+not a race; values from run-time data are not known to be equal, so those stores still are. Paths
+that no thread of the launched block takes (a loop skipped only when `blockDim.x / 2 == 0`) do not
+pair accesses around the barriers they avoid.
 """,
         why_is_this_bad="""
 Blocks run in any order and at the same time: whether block b reads the old or the new value of its

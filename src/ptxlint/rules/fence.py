@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ..analysis.lanes import Varying
 from ..analysis.spaces import access_space
 from ..frontend.ir import Instruction, registers_in
 from .registry import RuleDoc, register
@@ -78,6 +79,11 @@ class Publication:
                 result_used = any(r.name in used for r in ins.destinations())
                 if cross_block and (result_used or any(m in ins.modifiers for m in ("exch", "cas"))):
                     (self.releasing_tickets if _releases(ins) else self.tickets).append(ins)
+                elif not _releases(ins):
+                    self.writes.append(ins)  # an accumulation (`atomicAdd(&sum[i], x)`): data, like a store
+            elif ins.op == "red":
+                if not _releases(ins):
+                    self.writes.append(ins)  # relaxed atomics are not ordered before a later flag either
             elif ins.op in ("ld", "ldu"):
                 if _acquires(ins):
                     self.acquire_loads.append(ins)
@@ -221,9 +227,10 @@ def _taints_a_guard(ctx, obs: Instruction) -> bool:
     return False
 
 
-def _handoff(ctx, pub: Publication, observations: list, data_roots: set):
+def _handoff(ctx, pub: Publication, observations: list, data_roots: set, flag: Optional[Instruction] = None):
     """(observation, read): a read of `data_roots` that may run after an observation whose value
-    decides control flow, in this kernel. None where nothing consumes the data after observing."""
+    decides control flow, in this kernel. None where nothing consumes the data after observing.
+    Reads of the flag's own location (`flag`, or the observation) are not reads of the data."""
     if not data_roots:
         return None
     for obs in sorted(observations, key=lambda i: i.index):
@@ -232,8 +239,63 @@ def _handoff(ctx, pub: Publication, observations: list, data_roots: set):
         after = _reachable_after(ctx, obs)
         for read in sorted(pub.reads, key=lambda i: i.index):
             if read.index in after and read is not obs and pub.roots(read) & data_roots:
+                if pub.roots(read) <= pub.roots(obs) and any(
+                        _same_location(ctx, read, f) for f in (obs, flag) if f is not None):
+                    continue
                 return obs, read
     return None
+
+
+def _same_location(ctx, a: Instruction, b: Instruction) -> bool:
+    """May `a` and `b` access one address? Yes where some thread's address of one equals some thread's
+    address of the other (as the lane evaluator writes them), or where either is not known per thread."""
+    found = ctx.__dict__.setdefault("_fence_same_location", {})
+    key = (min(a.index, b.index), max(a.index, b.index))
+    if key not in found:
+        lanes = ctx.lanes
+        (xa, xb), _ = lanes.collect(lambda: (lanes.address(a), lanes.address(b)))
+        if xa is None or xb is None or type(xa) is Varying or type(xb) is Varying:
+            found[key] = True
+        else:
+            found[key] = bool(set(xa) & set(xb))
+    return found[key]
+
+
+def _is_data_of(ctx, pub: Publication, write: Instruction, flag: Instruction) -> bool:
+    """Is `write` data that the flag or ticket `flag` may publish, rather than the flag itself? A write
+    based on other parameters or variables is. One in the flag's own buffer (`sums[i]` beside the
+    counter `sums[n]`) is when it is a plain store or an accumulation at an address other than the
+    flag's, and the buffer holds no other flags: a buffer that is also polled (volatile, relaxed or
+    acquire loads), flag-stored or swapped elsewhere holds flag words (decoupled look-back's packed
+    flag-and-value), and its updates are flags too."""
+    roots = pub.roots(write)
+    if not roots:
+        return False
+    if not roots <= pub.roots(flag):
+        return True
+    if write.op == "st" and any(m in write.modifiers for m in _ORDERED):
+        return False
+    if _same_location(ctx, write, flag):
+        return False
+    flag_like = pub.flag_loads + pub.acquire_loads + pub.flag_stores + pub.tickets + pub.releasing_tickets
+    return not any(o is not flag and pub.roots(o) & roots and not _same_location(ctx, o, flag) for o in flag_like)
+
+
+def _published_roots(ctx, pub: Publication, flag_roots: set) -> Optional[set]:
+    """Roots of the data written before a publication of the flag (a flag store or ticket on
+    `flag_roots`) in this kernel: what observing the flag can hand over. None when this kernel
+    publishes no such flag (another kernel or the host does): then any data it writes counts."""
+    publications = [p for p in pub.tickets + pub.releasing_tickets + pub.flag_stores if pub.roots(p) & flag_roots]
+    if not publications:
+        return None
+    roots: set = set()
+    for w in pub.writes:
+        if w in publications or not all(_is_data_of(ctx, pub, w, p) for p in publications):
+            continue
+        after = _reachable_after(ctx, w)
+        if any(p.index in after for p in publications):
+            roots |= pub.roots(w)
+    return roots
 
 
 def _module_handoff(ctx, flag_roots: set, data_roots: set):
@@ -282,7 +344,7 @@ def _producer_findings(ctx):
         p_roots = pub.roots(p)
         unfenced, narrow_fenced = [], []
         for ins, narrow in _walk(ctx, p, forward=False):
-            if ins.index in writes and not (pub.roots(ins) and pub.roots(ins) <= p_roots):
+            if ins.index in writes and _is_data_of(ctx, pub, ins, p):
                 if narrow is None:
                     unfenced.append(ins)
                 else:
@@ -293,8 +355,9 @@ def _producer_findings(ctx):
         found = None
         for code, write, fence in [("FENCE001", w, None) for w in unfenced] + \
                 [("FENCE003", w, f) for f, w in narrow_fenced]:
-            data_roots = pub.roots(write) - p_roots
-            handoff = _handoff(ctx, pub, observations, data_roots)
+            # data beside the flag in one buffer (`scratch` and `scratch + 2 * C`) is named by the same roots
+            data_roots = (pub.roots(write) - p_roots) or pub.roots(write)
+            handoff = _handoff(ctx, pub, observations, data_roots, flag=p)
             if handoff is not None:
                 found = (code, p, write, fence, (None, *handoff))
             else:
@@ -314,6 +377,11 @@ def _handoff_note(ctx, handoff) -> str:
     place = f" in kernel {kernel.name}" if kernel is not None else ""
     return (f"the hand-off{place}: {what} at {where(obs)} decides control flow, and the data is read at "
             f"{where(read)} after it (PTX line {read.ptx_line})")
+
+
+def _write_what(ins: Instruction) -> str:
+    """A data write in words: relaxed atomic updates are data too (they are not ordered before the flag)."""
+    return "the global store" if ins.op == "st" else f"the global atomic update `{ins.opcode}`"
 
 
 def _what(ins: Instruction) -> str:
@@ -339,6 +407,11 @@ of the module through a `__device__` variable, reads the data. A counter that ha
 (`dst[atomicAdd(&n, 1)] = x`), a completion count for the host, CTA-scope atomics (`atomicAdd_block`,
 `thread_scope_block`) and generic accesses that reach shared memory (`cvta.shared` of a shared
 variable or of the toolkit's reserved scratch) publish nothing to other blocks.
+
+The data are plain stores and atomic accumulations (`atomicAdd(&sum[i], x)`: relaxed atomics are not
+ordered before the flag either), also in the flag's own buffer (`sums[i]` beside the counter
+`sums[n]`) unless that buffer holds other flags (polled, flag-stored or swapped elsewhere, as the
+packed flag-and-value words of a decoupled look-back).
 """,
         why_is_this_bad="""
 Without a fence the GPU may make the flag or ticket visible before the data: the block that sees the
@@ -362,10 +435,10 @@ def check_publication(ctx):
     for code, p, write, fence, handoff in _fence_findings(ctx):
         if code != "FENCE001":
             continue
-        message = (f"{_what(p)} publishes to other blocks, but the global store at {where(write)} before it "
+        message = (f"{_what(p)} publishes to other blocks, but {_write_what(write)} at {where(write)} before it "
                    f"is not fenced: other blocks may see the {'ticket' if p.op == 'atom' else 'flag'} "
                    f"before the data")
-        notes = [f"the store at {where(write)} (PTX line {write.ptx_line}) reaches {_what(p)} at {where(p)} "
+        notes = [f"{_write_what(write)} at {where(write)} (PTX line {write.ptx_line}) reaches {_what(p)} at {where(p)} "
                  f"(PTX line {p.ptx_line}) with no membar.gl / fence.sc.gpu / release on the way",
                  _handoff_note(ctx, handoff),
                  "compute-sanitizer does not model cross-block memory ordering; this is from the PTX memory model"]
@@ -403,7 +476,7 @@ def check_fence_scope(ctx):
     for code, p, write, fence, handoff in _fence_findings(ctx):
         if code != "FENCE003":
             continue
-        message = (f"`{fence.opcode}` (block scope) is the only fence between the global store at {where(write)} "
+        message = (f"`{fence.opcode}` (block scope) is the only fence between {_write_what(write)} at {where(write)} "
                    f"and {_what(p)} at {where(p)}, which other blocks observe: use a device-scope fence")
         notes = [f"{_what(p)} at PTX line {p.ptx_line} publishes to other blocks",
                  "a CTA-scope fence orders memory only for threads of the same block",
@@ -431,7 +504,11 @@ that the kernel's blocks write, with no `__threadfence()` or acquire operation b
 a `__syncthreads()`). Volatile or relaxed reads of the data (the CUDA threadFenceReduction sample's
 shape) are accepted. The observed value must decide control flow (the ticket compared with
 `gridDim.x - 1`, the spin's exit): a slot taken from a counter decides nothing, and CTA-scope
-atomics observe only the block's own threads.
+atomics observe only the block's own threads. The data a flag hands over is what the kernel writes
+before publishing that flag: a block that reads its own partition after taking the partition's
+index from a counter (and writes it only afterwards), or re-reads input after a spin timed out,
+consumes nothing published. A flag published only by another kernel or the host hands over
+anything the kernel writes.
 """,
         why_is_this_bad="""
 Fence-based synchronisation needs both halves: the producer's fence before the flag, and the
@@ -461,12 +538,19 @@ def check_consumer(ctx):
         if not _decides_control(ctx, obs):
             continue  # a slot handed out, not a flag waited for: nothing is read "after" it
         obs_roots = pub.roots(obs)
+        # the data the flag hands over: what is written before the flag is published (in this kernel;
+        # the block's own partition, written only after it takes its ticket, is not handed over)
+        published = _published_roots(ctx, pub, obs_roots)
+        if published is None:
+            published = pub.written_roots
         for ins, _ in _walk(ctx, obs, forward=True):
             if ins.index not in data or ins.index in seen:
                 continue
             roots = pub.roots(ins)
-            if not roots or not (roots & pub.written_roots) or roots & obs_roots:
+            if not roots or not (roots & published):
                 continue
+            if roots <= obs_roots and _same_location(ctx, ins, obs):
+                continue  # the flag's own location
             seen.add(ins.index)
             position = ctx.position(ins)
             message = (f"global data read at {where(ins)} after observing {_what(obs) if obs.op == 'atom' else 'the flag read'} "

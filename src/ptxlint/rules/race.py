@@ -10,6 +10,8 @@ from typing import Optional
 
 from ..analysis import symbolic as S
 from ..analysis.budget import spend
+from ..analysis.feasible import feasible_successors
+from ..analysis.live_lanes import used_by_threads
 from ..analysis.layout import source_name
 from ..analysis.lanes import Affine, Varying
 from ..analysis.predicates import contradict
@@ -92,10 +94,17 @@ class SharedSite:
         evaluators = iterations.evaluators if iterations else [ctx.lanes]
         out = []
         notes = set()
+        # a read whose value only a shuffle hands on counts in the threads it is handed from
+        used = used_by_threads(ctx, ins) if self.kind == "read" else None
+        if used is not None:
+            notes.add(f"only threads {_thread_list(used)} use the value read at {where(ins)}: it is the source "
+                      "operand of a shuffle that takes it from those lanes; the other threads' reads are unused")
         for k, ev in enumerate(evaluators):
             addresses, n1 = ev.collect(ev.address, ins)
             active, n2 = ev.collect(ev.active, ins)
             notes |= n1 | n2
+            if used is not None:
+                active = [a if t in used else False for t, a in enumerate(active)]
             threads_at: dict = {}
             unknown = (False, False)
             if type(addresses) is Varying:
@@ -123,6 +132,12 @@ class SharedSite:
                                   instruction=ins, unsure=unsure, unknown_addresses=unknown))
         self.notes = sorted(notes)
         return out
+
+
+def _thread_list(threads) -> str:
+    ordered = sorted(threads)
+    shown = ", ".join(map(str, ordered[:8]))
+    return shown + (f" ... ({len(ordered)} in all)" if len(ordered) > 8 else "")
 
 
 def _unknown_pairs(active: list, threads_at: Optional[dict] = None) -> tuple:
@@ -254,7 +269,8 @@ def _reachable(ctx, sites: list, warp_level: bool) -> dict:
         reached = {(m, False) for m in found}
         if not blocked:
             seen = set()
-            stack = [(s, (block_id, s) in back) for s in cfg.successors(block_id)]
+            # edges no thread takes under the launch shape (a loop skipped only by a 1-thread block) are no path
+            stack = [(s, (block_id, s) in back) for s in feasible_successors(ctx, block_id)]
             while stack:
                 node, crossed = stack.pop()
                 if (node, crossed) in seen or not isinstance(node, int):
@@ -262,12 +278,12 @@ def _reachable(ctx, sites: list, warp_level: bool) -> dict:
                 seen.add((node, crossed))
                 block = fn.blocks[node]
                 if not block.instructions:
-                    stack.extend((s, crossed or (node, s) in back) for s in cfg.successors(node))
+                    stack.extend((s, crossed or (node, s) in back) for s in feasible_successors(ctx, node))
                     continue
                 found, blocked = scan(node, block.instructions[0].index)
                 reached |= {(m, crossed) for m in found}
                 if not blocked:
-                    stack.extend((s, crossed or (node, s) in back) for s in cfg.successors(node))
+                    stack.extend((s, crossed or (node, s) in back) for s in feasible_successors(ctx, node))
         out[n] = reached
     _add_same_interval(ctx, sites, out, stops, scan, warp_level)
     return out
@@ -299,14 +315,14 @@ def _add_same_interval(ctx, sites: list, out: dict, stops: dict, scan, warp_leve
                 found, blocked = scan(node, block.instructions[0].index)
                 found_sites.update(found)
             if not blocked:
-                stack.extend(succ for succ in cfg.successors(node) if (node, succ) not in back)
+                stack.extend(succ for succ in feasible_successors(ctx, node) if (node, succ) not in back)
         return found_sites
 
     u = ctx.uniformity
     for block in fn.blocks:
         if u.branch_instruction(block.id) is None or u.branch_level(block.id) < level:
             continue
-        sides = [side(succ) for succ in cfg.successors(block.id) if (block.id, succ) not in back]
+        sides = [side(succ) for succ in feasible_successors(ctx, block.id) if (block.id, succ) not in back]
         for i, one in enumerate(sides):
             for other in sides[i + 1:]:
                 for a in one - other:
@@ -656,7 +672,9 @@ not reported.
 
 Unknown means unknown: a pair collides only where both addresses are known for it. Accesses whose
 addresses depend on run-time data (loaded values, binary-search ranks, scan offsets, atomics' results)
-are skipped and counted as "not checked". Threads that provably do not reach an access (predicates
+are skipped and counted as "not checked". A read whose value only a shuffle hands on
+(`s[t] += __shfl_sync(mask, s[t - 1], 1)`) counts only in the lanes the shuffle takes it from: the
+other lanes' reads reach no result. Threads that provably do not reach an access (predicates
 are evaluated per thread in three-valued logic: `true || unknown` is true) do not take part, and a
 pair whose conditions contradict each other (`if (x < n)` writer, `if (x >= n)` reader, with x and n
 the same in both threads) is not a race.

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..frontend.ir import Register
-from .race import SharedSite, _collide, _reachable, _stored_value_uniform, describe_thread
+from .race import Conflict, SharedSite, _collide, _reachable, _stored_value_uniform, _stored_values, describe_thread
 from .registry import RuleDoc, register
 from .sync import diagnostic, where
 
@@ -108,9 +108,17 @@ class _Terms:
 
 
 def _across_blocks(ctx, terms: _Terms, dims_read: set, first: SharedSite, second: SharedSite):
-    """A pair of threads of adjacent blocks whose accesses share a byte, or None."""
+    """A pair of threads of adjacent blocks whose accesses share a byte, or None. For one store against
+    itself, threads that store the same value (in their own blocks) are no pair."""
+    same_store = first is second and first.instruction.op == "st"
     for ea in first.evaluations:
         for eb in second.evaluations:
+            accept = None
+            if same_store:
+                values_a, values_b = _stored_values(ea), _stored_values(eb)
+                if values_a is not None and values_b is not None:
+                    def accept(t1, t2, dim, delta, va=values_a, vb=values_b):
+                        return not _equal_across_blocks(terms, va[t1], vb[t2], dim, delta)
             groups_b = {}
             for t, at in eb.threads_at.items():
                 split = terms.split(t)
@@ -124,27 +132,111 @@ def _across_blocks(ctx, terms: _Terms, dims_read: set, first: SharedSite, second
                 for block_b, tb, at_b in groups_b.get(rest, ()):
                     if block_a != block_b:
                         continue  # the two addresses move differently with blockIdx: not compared
-                    found = _adjacent(ctx, ea, eb, tb, at_a, at_b, block_a, dims_read)
+                    found = _adjacent(ctx, ea, eb, tb, at_a, at_b, block_a, dims_read, accept)
                     if found is not None:
                         return found
     return None
 
 
-def _adjacent(ctx, ea, eb, terms_b, at_a: dict, at_b: dict, block: dict, dims_read: set):
+def _equal_across_blocks(terms: _Terms, va: tuple, vb: tuple, dim: str, delta: Optional[int]) -> bool:
+    """Does a thread of block b + delta (along `dim`; None: any other block) store `va` where a thread
+    of block b stores `vb`, the same value in every such pair of blocks? Only values built from
+    blockIdx and launch-wide values (kernel parameters, blockDim) are known to be the same."""
+    for x, y in zip(va, vb):
+        split_x, split_y = terms.split(x[1]), terms.split(y[1])
+        if split_x is None or split_y is None or split_x != split_y:
+            return False
+        k = split_x[0].get(dim, 0)
+        if delta is None and k:
+            return False
+        if x[0] + k * (delta or 0) != y[0]:
+            return False
+    return True
+
+
+def _adjacent(ctx, ea, eb, terms_b, at_a: dict, at_b: dict, block: dict, dims_read: set, accept=None):
     for dim in sorted(dims_read):
         k = block.get(dim, 0)
         for shift in ((k, -k) if k else (0,)):
+            delta = None if not k else (1 if shift > 0 else -1)  # the first thread's block minus the second's
             # the first access's thread at c in block b + shift/k meets the second's at d in block b
             for c, ta in at_a.items():
                 for d in eb.starts_between(terms_b, c + shift - eb.nbytes + 1, c + shift + ea.nbytes):
+                    pair = (ta[0], at_b[d][0])
+                    if accept is not None:
+                        pair = _accepted_pair(ta, at_b[d], lambda t1, t2: accept(t1, t2, dim, delta))
+                        if pair is None:
+                            continue
                     if not k:
                         where_ = f"blocks that differ only in blockIdx.{dim} access the same addresses"
                     elif shift > 0:
                         where_ = f"the first in block blockIdx.{dim} = b + 1, the second in block b"
                     else:
                         where_ = f"the first in block blockIdx.{dim} = b, the second in block b + 1"
-                    return ta[0], at_b[d][0], where_, d
+                    return pair[0], pair[1], where_, d
     return None
+
+
+def _accepted_pair(ta: list, tb: list, accept) -> Optional[tuple]:
+    for t1 in ta:
+        for t2 in tb:
+            if accept(t1, t2):
+                return t1, t2
+    return None
+
+
+def _same_store(site: SharedSite) -> Optional[Conflict]:
+    """Two threads of the block that write the same bytes in one execution of the store `site` with
+    values not known to be equal (threads of different warps where there are such), or None.
+    Threads storing one value (`totals[0] = sum` in the last lane of every tile that scans the same
+    ranks, every lane storing its warp's reduction) leave the same memory whichever is last."""
+    found = None
+    for ev in site.evaluations:
+        values = _stored_values(ev)
+        for terms, at in ev.threads_at.items():
+            for c, threads in at.items():
+                overlapping = [d for d in ev.starts_between(terms, c - ev.nbytes + 1, c + ev.nbytes) if d != c]
+                if overlapping:  # the same bytes at different offsets in the values: not one value
+                    pair = tuple(sorted((threads[0], at[overlapping[0]][0])))
+                elif len(threads) < 2:
+                    continue
+                else:
+                    pair = _unequal_writers(threads, values)
+                    if pair is None:
+                        continue
+                conflict = Conflict(site, site, pair, (terms, max(c, *overlapping) if overlapping else c), False,
+                                    same_warp=pair[0] // 32 == pair[1] // 32)
+                if not conflict.same_warp:
+                    return conflict
+                found = found or conflict
+    return found
+
+
+def _unequal_writers(threads: list, values: Optional[list]) -> Optional[tuple]:
+    """Two of `threads` whose stored values are not known to be equal, of different warps where
+    there are such (values None: nothing is known about them)."""
+    if values is None:
+        groups = {t: [t] for t in threads}
+    else:
+        groups = {}
+        for t in threads:
+            groups.setdefault(values[t], []).append(t)
+    if len(groups) < 2:
+        return None
+    reps = {}  # (value, warp) -> a thread
+    for value, ts in groups.items():
+        for t in ts:
+            reps.setdefault((value, t // 32), t)
+    items = list(reps.items())
+    same_warp = None
+    for n, ((v1, w1), t1) in enumerate(items):
+        for (v2, w2), t2 in items[n + 1:]:
+            if v1 == v2:
+                continue
+            if w1 != w2:
+                return min(t1, t2), max(t1, t2)
+            same_warp = same_warp or (min(t1, t2), max(t1, t2))
+    return same_warp
 
 
 def _guarded(first: SharedSite, second: SharedSite) -> bool:
@@ -176,7 +268,7 @@ def _find(ctx) -> dict:
         if sites[a].kind != "read" and not _stored_value_uniform(ctx, sites[a].instruction):
             pairs.append((a, None))
         for b, crossed in pairs:
-            first, second = sites[a], sites[b if b is not None else a]
+            first, second = sites[a], sites[b]
             if first.kind == "read" and second.kind == "read" or first.kind == second.kind == "atomic":
                 continue
             if _guarded(first, second):
@@ -185,6 +277,11 @@ def _find(ctx) -> dict:
             if compared > MAX_PAIRS:
                 result["notes"].append(f"stopped after {MAX_PAIRS} pairs of global accesses")
                 return result
+            if crossed is None:  # two threads in one execution of the store
+                conflict = _same_store(first)
+                if conflict is not None:
+                    result["block"].append(conflict)
+                continue
             cross, inside = _collide(first, second, crossed, want_inside=True)
             if cross is not None or inside is not None:
                 result["block"].append(cross or inside)
@@ -226,6 +323,12 @@ blocks within one launch). `a[i] = a[i + 1]` collides across the block boundary:
 block b reads the element the first thread of block b + 1 writes. Only addresses known from the
 PTX are compared (kernel pointers, thread and block indices); different pointer parameters are
 assumed not to alias; atomics against atomics and memory-ordered flag accesses are left to FENCE.
+
+Threads of one store that write the same value (the last lane of every tile storing the same scan
+total, every lane of a warp storing the warp's reduction, every block filling one table alike) are
+not a race; values from run-time data are not known to be equal, so those stores still are. Paths
+that no thread of the launched block takes (a loop skipped only when `blockDim.x / 2 == 0`) do not
+pair accesses around the barriers they avoid.
 """,
         why_is_this_bad="""
 Blocks run in any order and at the same time: whether block b reads the old or the new value of its

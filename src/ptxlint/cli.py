@@ -11,7 +11,7 @@ import sys
 import click
 
 from . import __version__
-from .analysis.context import AnalysisOptions
+from .commands.options import analysis_options, block_option, parse_arches
 from .api import CheckOptions, check_paths
 from .errors import InputError
 
@@ -25,31 +25,6 @@ class _DefaultToCheck(click.Group):
         if args and args[0] not in self.commands and args[0] not in ("--help", "-h", "--version"):
             args = ["check", *args]
         return super().parse_args(ctx, args)
-
-
-def _parse_block(value: str) -> tuple:
-    """`KERNEL=32x8x1` or `32x8` -> (glob or None, (x, y, z))."""
-    from .config import parse_block_shape
-
-    glob, shape = value.rsplit("=", 1) if "=" in value else (None, value)
-    try:
-        return glob, parse_block_shape(shape)
-    except ValueError as err:
-        raise click.BadParameter(f"{err}; expected [KERNEL=]XxYxZ, e.g. 32x8 or transpose*=32x32x1") from None
-
-
-def _parse_arches(values) -> list:
-    from .frontend.nvcc import check_arch
-
-    try:
-        return [check_arch(a) for v in values for a in v.split(",") if a.strip()]
-    except ValueError as err:
-        raise click.BadParameter(str(err), param_hint="--arch") from None
-
-
-def _analysis_options(blocks, arch, level: str = "ptx", budget=None) -> AnalysisOptions:
-    overrides = [(*_parse_block(b), "command line (--block)") for b in blocks]
-    return AnalysisOptions(block_overrides=overrides, arch=arch, level=level, budget=budget)
 
 
 def _emit(text: str, output) -> None:
@@ -67,10 +42,6 @@ def main() -> None:
     CUDA kernels, from the PTX that nvcc emits."""
 
 
-_block_option = click.option(
-    "--block", "blocks", multiple=True, metavar="[KERNEL=]XxYxZ",
-    help="Block shape to assume (KERNEL is a glob on the mangled or demangled name). Repeatable.",
-)
 
 
 FORMATS = ["text", "concise", "json", "sarif", "github"]
@@ -83,7 +54,7 @@ FORMATS = ["text", "concise", "json", "sarif", "github"]
                    "github: workflow commands that annotate a pull request.")
 @click.option("--select", default="", help="Comma-separated rule codes or prefixes to run (default: all).")
 @click.option("--ignore", default="", help="Comma-separated rule codes or prefixes to skip.")
-@_block_option
+@block_option
 @click.option("--arch", "arches", multiple=True, metavar="SM",
               help="Architecture(s) to compile .cu files for (repeatable or comma-separated; default from "
                    "the config, else sm_90); for .ptx, the one to assume when the PTX does not say.")
@@ -113,11 +84,11 @@ def check(paths, fmt, select, ignore, blocks, arches, nvcc, nvcc_args, output, s
     """Check .cu, .ptx files (or directories of them) and report findings."""
     from .cache import default_cache_dir
 
-    arch_list = _parse_arches(arches)
+    arch_list = parse_arches(arches)
     options = CheckOptions(
         select=[s.strip() for s in select.split(",") if s.strip()],
         ignore=[s.strip() for s in ignore.split(",") if s.strip()],
-        analysis=_analysis_options(blocks, arch_list[0] if arch_list else None, level, analysis_budget),
+        analysis=analysis_options(blocks, arch_list[0] if arch_list else None, level, analysis_budget),
         arches=arch_list,
         nvcc=nvcc,
         nvcc_args=list(nvcc_args),

@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from .options import analysis_options, block_option, kernel_option
 from ..analysis.accesses import variables_behind
 from ..analysis.context import AnalysisOptions, KernelContext
 from ..analysis.layout import source_name
@@ -128,9 +129,8 @@ def _text(report: dict, path: str) -> str:
 @click.command()
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--block", "blocks", multiple=True, metavar="[KERNEL=]XxYxZ",
-              help="Block shape to assume (KERNEL is a glob on the mangled or demangled name). Repeatable.")
-@click.option("--kernel", "kernel_glob", default=None, help="Only kernels matching this glob.")
+@block_option
+@kernel_option
 @click.option("--level", type=click.Choice(["ptx", "sass"]), default="ptx", show_default=True,
               help="ptx: the PTX accesses; sass: the SASS instructions ptxas makes of them (needs ptxas and "
                    "nvdisasm), each costed with its PTX access's addresses at the SASS width.")
@@ -138,9 +138,8 @@ def accesses(paths, fmt, blocks, kernel_glob, level):
     """List every shared, constant and global memory access with its predicted cost per warp
     (shared: wavefronts; constant: distinct addresses; global: 32-byte sectors)."""
     from ..analysis.launch import kernel_matches
-    from ..cli import _analysis_options
 
-    base_options = _analysis_options(blocks, None)
+    base_options = analysis_options(blocks, None)
     files, errors = discover(paths)
     reports = []
     for path in files:

@@ -14,6 +14,7 @@ from typing import Optional
 
 import click
 
+from .options import analysis_options, block_option, kernel_option, parse_arches
 from ..errors import InputError
 
 PTX_INPUTS = (".ptx", ".cu")
@@ -243,28 +244,26 @@ def render_text(files: list) -> str:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--arch", default=None, metavar="SM",
               help="Architecture to assemble for and whose occupancy limits apply (default: the PTX's .target).")
-@click.option("--block", "blocks", multiple=True, metavar="[KERNEL=]XxYxZ",
-              help="Block shape to assume (KERNEL is a glob on the mangled or demangled name). Repeatable.")
+@block_option
 @click.option("--dynamic-smem", "dynamic", multiple=True, metavar="[KERNEL=]BYTES",
               help="Dynamic shared memory per block (e.g. 4096, 48K, 'reduce*=8192'). Repeatable.")
 @click.option("--level", type=click.Choice(["ptx", "sass"]), default="ptx", show_default=True,
               help="Count the instruction mix on the PTX or on the SASS ptxas makes of it.")
-@click.option("--kernel", "kernel_glob", default=None, help="Only kernels matching this glob.")
+@kernel_option
 def kernels(paths, fmt, arch, blocks, dynamic, level, kernel_glob):
     """One row per kernel: registers, spills, shared memory, block, resident blocks and warps per
     SM, occupancy and its limiter, and the instruction mix."""
     from ..analysis.occupancy import limits_for
     from ..api import discover
-    from ..cli import _analysis_options, _parse_arches
 
     dyn = parse_dynamic_smem(dynamic)
     if arch:
-        arch = _parse_arches([arch])[0]
+        arch = parse_arches([arch])[0]
         try:
             limits_for(arch)
         except ValueError as err:
             raise click.BadParameter(str(err), param_hint="--arch") from None
-    options = _analysis_options(blocks, arch)
+    options = analysis_options(blocks, arch)
     files, errors = discover(paths)
     results = []
     for path in files:

@@ -11,6 +11,7 @@ import sys
 
 import click
 
+from .options import analysis_options, block_option, kernel_option
 from ..analysis.launch import name_matches, plan_block_shapes
 from ..api import discover, load_module, with_launches
 from ..errors import InputError
@@ -47,14 +48,12 @@ def _text(path: str, plans: list) -> str:
 @click.command()
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--block", "blocks", multiple=True, metavar="[KERNEL=]XxYxZ",
-              help="Block shape to assume (KERNEL is a glob on the mangled or demangled name). Repeatable.")
-@click.option("--kernel", "kernel_glob", default=None, help="Only kernels matching this glob.")
+@block_option
+@kernel_option
 def launches(paths, fmt, blocks, kernel_glob):
     """Show the block shapes each kernel is checked under and where they come from."""
-    from ..cli import _analysis_options
 
-    options = _analysis_options(blocks, None)
+    options = analysis_options(blocks, None)
     files, errors = discover(paths)
     reports = []
     for path in files:

@@ -103,7 +103,7 @@ FORMATS = ["text", "concise", "json", "sarif", "github"]
               help="Also report findings located in CUDA toolkit headers (CUB, Thrust, libcu++), "
                    "which are hidden by default.")
 @click.option("--analysis-budget", "analysis_budget", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
-              help="CPU seconds the analysis of one kernel may take (default: 10, or `analysis-budget` in the "
+              help="CPU seconds the analysis of one kernel may take (default: 5, or `analysis-budget` in the "
                    "config; 0: no limit). A kernel that needs more is reported as incomplete.")
 def check(paths, fmt, select, ignore, blocks, arches, nvcc, nvcc_args, output, statistics,
           report_unused_suppressions, no_cache, cache_dir, isolated, jobs, toolkit_headers, analysis_budget):

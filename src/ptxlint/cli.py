@@ -77,7 +77,7 @@ FORMATS = ["text", "concise", "json", "sarif", "github"]
               help="sass: also assemble with ptxas and read the SASS (OCC001, SPILL001; BANK002 states what "
                    "ptxas did). Needs ptxas and nvdisasm.")
 @click.option("--analysis-budget", "analysis_budget", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
-              help="CPU seconds the analysis of one kernel may take (default: 10, or `analysis-budget` in the "
+              help="CPU seconds the analysis of one kernel may take (default: 5, or `analysis-budget` in the "
                    "config; 0: no limit). A kernel that needs more is reported as incomplete.")
 def check(paths, fmt, select, ignore, blocks, arches, nvcc, nvcc_args, output, statistics,
           report_unused_suppressions, no_cache, cache_dir, isolated, jobs, toolkit_headers, level, analysis_budget):

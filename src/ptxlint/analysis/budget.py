@@ -17,7 +17,7 @@ import time
 from contextlib import contextmanager
 from typing import Optional
 
-DEFAULT_SECONDS = 10.0
+DEFAULT_SECONDS = 5.0
 
 _deadline: Optional[float] = None  # process CPU time at which the current kernel's budget ends
 _clock = time.process_time

@@ -58,6 +58,9 @@ class Publication:
     def __init__(self, ctx) -> None:
         self.ctx = ctx
         self._shared_names = {v.name for v in ctx.module.variables + ctx.function.variables if v.space == "shared"}
+        # names of memory: kernel parameters and non-shared variables (not PTX constants such as WARP_SZ)
+        self._memory_names = {p.name for p in ctx.function.params} | {
+            v.name for v in ctx.module.variables + ctx.function.variables if v.space != "shared"}
         fn = ctx.function
         used = set()
         for ins in fn.instructions:
@@ -121,7 +124,7 @@ class Publication:
 
     def roots(self, ins: Instruction) -> set:
         """The kernel parameters / global variables the address of `ins` is based on."""
-        return {n for n in self.ctx.address_roots.roots(ins) if n not in self._shared_names}
+        return {n for n in self.ctx.address_roots.roots(ins) if n in self._memory_names}
 
 
 def _publication(ctx) -> Publication:

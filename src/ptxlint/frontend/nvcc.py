@@ -57,8 +57,10 @@ def check_arch(arch: str) -> str:
     return arch
 
 
-def _wheel_nvcc_candidates() -> list:
-    """Where NVIDIA's PyPI wheels (nvidia-cuda-nvcc) put nvcc: site-packages/nvidia/cu*/bin."""
+def wheel_bin_dirs() -> list:
+    """The `bin` folders of NVIDIA's PyPI wheels in this environment (site-packages/nvidia/cu*/bin:
+    nvidia-cuda-nvcc, -nvdisasm, -cuobjdump), newest first: where nvcc and the SASS tools are found
+    without a toolkit."""
     roots = []
     for key in ("purelib", "platlib"):
         path = sysconfig.get_paths().get(key)
@@ -67,9 +69,15 @@ def _wheel_nvcc_candidates() -> list:
     roots += [p for p in sys.path if p.endswith("site-packages") and p not in roots]
     found = []
     for root in roots:
-        for pattern in ("nvidia/cu*/bin/nvcc", "nvidia/cuda_nvcc/bin/nvcc"):
-            found.extend(sorted(glob.glob(os.path.join(root, pattern)), reverse=True))
+        for folder in sorted(glob.glob(os.path.join(root, "nvidia", "cu*", "bin")), reverse=True):
+            if folder not in found:
+                found.append(folder)
     return found
+
+
+def _wheel_nvcc_candidates() -> list:
+    """Where NVIDIA's PyPI wheels (nvidia-cuda-nvcc) put nvcc."""
+    return [os.path.join(d, "nvcc") for d in wheel_bin_dirs() if os.path.isfile(os.path.join(d, "nvcc"))]
 
 
 def find_nvcc(explicit: Optional[str] = None) -> str:

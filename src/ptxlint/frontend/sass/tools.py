@@ -8,18 +8,16 @@ site-packages/nvidia/cu*/bin. Every tool runs with an argument list, never throu
 
 from __future__ import annotations
 
-import glob
 import os
 import re
 import shutil
 import subprocess
-import sys
-import sysconfig
 import tempfile
 from dataclasses import dataclass
 from typing import Optional
 
 from ...errors import InputError
+from ..nvcc import wheel_bin_dirs
 
 TOOLS_MISSING = (
     "{tool} not found: SASS-level analysis (--level sass, .cubin input) needs ptxas, nvdisasm and cuobjdump. "
@@ -30,21 +28,6 @@ TOOLS_MISSING = (
 
 class ToolNotFound(InputError):
     """A CUDA binary tool is not installed anywhere ptxlint looks."""
-
-
-def _wheel_bin_dirs() -> list:
-    roots = []
-    for key in ("purelib", "platlib"):
-        path = sysconfig.get_paths().get(key)
-        if path and path not in roots:
-            roots.append(path)
-    roots += [p for p in sys.path if p.endswith("site-packages") and p not in roots]
-    found = []
-    for root in roots:
-        for pattern in ("nvidia/cu*/bin", "nvidia/cuda_nvcc/bin", "nvidia/cuda_nvdisasm/bin",
-                        "nvidia/cuda_cuobjdump/bin"):
-            found.extend(sorted(glob.glob(os.path.join(root, pattern)), reverse=True))
-    return found
 
 
 def find_tool(tool: str) -> Optional[str]:
@@ -61,7 +44,7 @@ def find_tool(tool: str) -> Optional[str]:
         for directory in (os.path.dirname(nvcc), os.path.dirname(os.path.realpath(nvcc))):
             if os.access(os.path.join(directory, tool), os.X_OK):
                 return os.path.join(directory, tool)
-    for directory in _wheel_bin_dirs():
+    for directory in wheel_bin_dirs():
         candidate = os.path.join(directory, tool)
         if os.access(candidate, os.X_OK):
             return candidate

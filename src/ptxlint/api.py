@@ -418,11 +418,14 @@ def _run_plan(plan: _FilePlan) -> dict:
         else:
             modules = _load_modules(plan.path, plan.compile, plan.parse_jobs)
             found_per_arch, kernels = [], []
+            launches_of: dict = {}  # host sources -> their launches: host code is the same for every arch
             for arch, module in modules:
                 analysis = replace(plan.analysis, arch=arch) if arch else plan.analysis
                 if arch is not None:  # a .cu: its own host code and its headers
-                    sources = launch_sources(module.files.values(), plan.path)
-                    analysis = replace(analysis, launches=_launches_in(sources, analysis.launches, plan.host))
+                    sources = tuple(launch_sources(module.files.values(), plan.path))
+                    if sources not in launches_of:
+                        launches_of[sources] = _launches_in(list(sources), analysis.launches, plan.host)
+                    analysis = replace(analysis, launches=launches_of[sources])
                 found_per_arch.append((arch, check_module(module, CheckOptions(analysis=analysis), rules=rules,
                                                           jobs=plan.parse_jobs, not_checked=not_checked,
                                                           incomplete=incomplete)))

@@ -145,11 +145,11 @@ def _under_candidate_shapes(module, function, rules, analysis, plan, result: Ker
                 result.not_checked[SHAPE_DEPENDENT] += len(to_confirm) - len(survivors)
             to_confirm = survivors
         for d in to_confirm:
-            _state_shapes(d, primary, checked, rejected, plan)
+            _state_shapes(d, checked, rejected, plan)
     result.diagnostics += to_confirm
 
 
-def _state_shapes(d, primary, checked: list, rejected: list, plan) -> None:
+def _state_shapes(d, checked: list, rejected: list, plan) -> None:
     """Replace the assumed-shape note of a confirmed correctness finding by what was checked."""
     why_unknown = "no launch of this kernel with a compile-time block shape was found"
     if plan.unknown_launches:

@@ -21,6 +21,7 @@ _FILE_DIRECTIVE = re.compile(r'^\s*\.file\s+(\d+)\s+"([^"\n]*)"', re.MULTILINE)
 def launch_sources(files: Iterable[str], checked_path: str) -> list:
     """The files among `files` (and the checked `.cu` itself) to read launches from, in order."""
     out = []
+    seen: set = set()  # absolute paths already in `out`
     candidates = ([checked_path] if checked_path.endswith(".cu") else []) + list(files)
     for path in candidates:
         # only files a finding's snippet could be read from too (sourcefiles.py): a PTX names any path
@@ -31,7 +32,8 @@ def launch_sources(files: Iterable[str], checked_path: str) -> list:
                 continue
         except OSError:
             continue
-        if os.path.abspath(path) not in {os.path.abspath(p) for p in out}:
+        if os.path.abspath(path) not in seen:
+            seen.add(os.path.abspath(path))
             out.append(path)
     return out
 

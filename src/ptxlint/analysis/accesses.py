@@ -322,7 +322,7 @@ def rotated_offsets(lanes, values: list, space: str, nbytes: int) -> Optional[tu
     whose cost is the cost for every U. Constant reads: the distinct count never changes; shared
     accesses: the banks rotate with U when M * s is a multiple of 128 bytes or at most 128.
     None when the addresses are not of that form."""
-    keys = {name: key for key, name in lanes.table._by_key.items()} if values else {}
+    keys = lanes.table.key_of
     family = scale = common = None
     offsets = []
     for const, terms in values:

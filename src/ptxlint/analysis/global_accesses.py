@@ -108,7 +108,6 @@ class GlobalEvaluation:
         fn = ctx.function
         self.params = {p.name: p for p in fn.params} if fn.is_kernel else {}
         self.variables = {v.name: v for v in ctx.module.variables + fn.variables}
-        self._keys = None
         self._cache: dict = {}
 
     # ---- which instructions
@@ -125,16 +124,8 @@ class GlobalEvaluation:
                 out.append(access)
         return out
 
-    def _symbol_keys(self) -> dict:
-        """symbol -> the key it was interned under (what the unknown is)."""
-        table = self.lanes.table
-        return {name: key for key, name in table._by_key.items()}
-
     def _key(self, sym: str):
-        keys = self._keys
-        if keys is None or sym not in keys:
-            keys = self._keys = self._symbol_keys()
-        return keys.get(sym)
+        return self.lanes.table.key_of.get(sym)
 
     def _is_global(self, ins: Instruction, addresses) -> Optional[bool]:
         """For a generic access: True when its address is built from a kernel pointer parameter or a

@@ -625,6 +625,10 @@ class LaneEvaluator:
                 term = S.scale(term, step_gcd)
             self._note(f"{reg.name} changes by the same amount in every thread each iteration{where}; "
                        "the analysis covers every iteration with one uniform unknown")
+            base = _affine(init)
+            if base is not None:  # one sum of terms for every thread
+                return Affine(base.consts, S.add((0, base.terms), term)[1]) if not term[0] else \
+                    [S.add(v, term) for v in init]
             return [S.add(v, term) for v in init]
         if S.uniform_across(init):
             self._note(f"{reg.name} is updated in a loop{where} in a way the analysis does not follow; "
@@ -1070,6 +1074,8 @@ class LaneEvaluator:
         compare = _COMPARE.get(cmp)
         out = self._affine_compare(compare, a, b, bits, signed)
         if out is None:
+            out = self._ordering_compare(cmp, ins.type, a, b)
+        if out is None:
             out = self._compare_per_thread(compare, cmp, ins.type, a, b, bits, signed)
         if isinstance(first, PairOperand) and reg == first.second:
             out = self._predicates(P.p_not, out)
@@ -1089,6 +1095,41 @@ class LaneEvaluator:
             return Affine([int(compare(x - y, 0)) for x, y in zip(va.consts, vb.consts)])
         xs, ys = _wrap_consts(va.consts, bits, signed), _wrap_consts(vb.consts, bits, signed)
         return Affine([int(compare(x, y)) for x, y in zip(xs, ys)])
+
+    def _ordering_compare(self, cmp: str, type_name: Optional[str], a, b) -> Optional[list]:
+        """An integer ordering comparison (not eq/ne) of two Affine vectors with different unknown
+        terms, without the per-thread path's tries that cannot apply to it. When the unknown terms
+        are multiples of a stride m (`tid + 128*k < 128*n`), P.strided_compare decides each thread
+        from the quotients of its known parts by m and which remainder is smaller, so threads that
+        agree on those get the same result, computed once; otherwise each thread's comparison is
+        its own canonical unknown. The values are the per-thread path's. None when it does not apply."""
+        if cmp in ("eq", "ne") or not type_name or type_name[:1] not in "usb" or not type_name[1:].isdigit():
+            return None
+        va, vb = _affine(a), _affine(b)
+        if va is None or vb is None or va.terms == vb.terms:
+            return None
+        ta, tb = va.terms, vb.terms
+        m = P._stride((0, ta), (0, tb), int(type_name[1:]))
+        found: dict = {}
+        out = []
+        for x, y in zip(va.consts, vb.consts):
+            if m > 1:
+                q, r = divmod(x, m)
+                q2, r2 = divmod(y, m)
+                key = (q, q2, (r > r2) - (r < r2))
+            else:
+                key = (x, y)
+            value = found.get(key)
+            if value is None:
+                if m > 1:
+                    value = P.strided_compare(cmp, type_name, (x, ta), (y, tb), self._boolean_opaque)
+                else:
+                    value = P.canonical_compare(cmp, type_name, (x, ta), (y, tb), self._boolean_opaque)
+                if value is None:
+                    return None
+                found[key] = value
+            out.append(value)
+        return _affine(out) or out
 
     def _compare_per_thread(self, compare, cmp, type_name, a, b, bits, signed) -> list:
         def one(x, y):
@@ -1271,6 +1312,12 @@ def _apply_per_distinct(fn, rows: list) -> list:
 def where_predicate(reach: list, predicate: list, value: bool) -> tuple:
     """Per thread: still active after requiring `predicate == value` (None where the predicate is
     unknown), and whether any active thread's predicate was unknown."""
+    if type(predicate) is Affine:  # the common forms, one comprehension each
+        if not predicate.terms:
+            return [False if r is False else (r if (c != 0) == value else False)
+                    for r, c in zip(reach, predicate.consts)], False
+        out = [False if r is False else None for r in reach]
+        return out, None in out
     out = []
     unknown = False
     for r, p in zip(reach, predicate):

@@ -122,6 +122,7 @@ class SymbolTable:
 
     def __post_init__(self) -> None:
         self._by_key: dict = {}
+        self.key_of: dict = {}  # symbol -> its key
         self.origin: dict = _Origins()
         self.uniform: dict = {}
 
@@ -132,6 +133,7 @@ class SymbolTable:
         if name is None:
             name = f"u{len(self._by_key)}" if uniform else f"v{len(self._by_key)}"
             self._by_key[key] = name
+            self.key_of[name] = key
             self.origin[name] = origin
             self.uniform[name] = uniform
         return name

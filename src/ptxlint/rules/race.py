@@ -252,12 +252,18 @@ def _reachable(ctx, sites: list, warp_level: bool) -> dict:
              for b in fn.blocks}
     index_of = {site.instruction.index: n for n, site in enumerate(sites)}
 
+    scanned: dict = {}  # (block, start) -> what scan found: every walk enters blocks at their start
+
     def scan(block_id, start):
         """Sites in block from instruction index `start` up to the first barrier; and whether one was hit."""
-        block = fn.blocks[block_id]
-        stop = next((s for s in stops[block_id] if s >= start), None)
-        end = stop if stop is not None else block.instructions[-1].index + 1
-        return [index_of[i] for i in range(start, end) if i in index_of], stop is not None
+        found = scanned.get((block_id, start))
+        if found is None:
+            block = fn.blocks[block_id]
+            stop = next((s for s in stops[block_id] if s >= start), None)
+            end = stop if stop is not None else block.instructions[-1].index + 1
+            found = scanned[(block_id, start)] = ([index_of[i] for i in range(start, end) if i in index_of],
+                                                  stop is not None)
+        return found
 
     out = {}
     back = cfg.back_edges
@@ -581,9 +587,17 @@ def _possible_pair(ea: Evaluation, eb: Evaluation, crossed):
     def key(ev: Evaluation, t: int):
         return (t // 32, ev.conditions[t] if t in ev.unsure else None)
 
+    chosen: dict = {}  # id of a thread list (they live in the evaluations) -> its representatives
+
+    def representatives(threads: list, ev: Evaluation) -> list:
+        found = chosen.get((id(threads), id(ev)))
+        if found is None:
+            found = chosen[(id(threads), id(ev))] = _representatives(threads, ev, key)
+        return found
+
     def possible(ta: list, tb: list, cross_warp: bool) -> Optional[tuple]:
         # threads of one warp under the same conditions answer alike: two of each kind suffice
-        reps_a, reps_b = _representatives(ta, ea, key), _representatives(tb, eb, key)
+        reps_a, reps_b = representatives(ta, ea), representatives(tb, eb)
         for t1 in reps_a:
             for t2 in reps_b:
                 if t1 == t2 or (t1 // 32 != t2 // 32) != cross_warp:

@@ -69,7 +69,7 @@ class _Terms:
     def __init__(self, ctx) -> None:
         self.ctx = ctx
         self.table = ctx.lanes.table
-        self.keys = {name: key for key, name in self.table._by_key.items()}
+        self.keys = self.table.key_of
         self.params = {p.name for p in ctx.function.params}
 
     def block_dim(self, sym: str) -> Optional[str]:

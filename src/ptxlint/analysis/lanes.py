@@ -746,6 +746,9 @@ class LaneEvaluator:
     def _opaque(self, key) -> tuple:
         """An unknown that is equal for equal keys: uniform when every thread builds the same key.
         Its description names the first unknown it was computed from."""
+        name = self.table.interned(("opaque", key))
+        if name is not None:  # seen before (most calls): no description object to make
+            return (0, ((name, 1),))
         return self.table.value(("opaque", key), S.ComputedFrom(key), True)
 
     # ---- instruction semantics
@@ -993,7 +996,7 @@ class LaneEvaluator:
         terms = x[1]
         residue = x[0] % modulus
         key = ("rotation", terms, modulus, residue)
-        name = self.table._by_key.get(key)
+        name = self.table.interned(key)
         if name is None:
             origin = f"({S.describe((0, terms), self.table)} + lane pattern) mod {modulus}"
             name = self.table.symbol(key, origin, True)
@@ -1041,8 +1044,8 @@ class LaneEvaluator:
         for s, a in x[1]:
             for r, b in y[1]:
                 key = ("product",) + tuple(sorted((s, r)))
-                if key in self.table._by_key:
-                    product = (0, ((self.table._by_key[key], 1),))
+                if self.table.interned(key) is not None:
+                    product = (0, ((self.table.interned(key), 1),))
                 else:
                     origins = self.table.origin
                     product = self.table.value(key, f"{origins.get(key[1], key[1])} * {origins.get(key[2], key[2])}",
@@ -1316,6 +1319,9 @@ def where_predicate(reach: list, predicate: list, value: bool) -> tuple:
         if not predicate.terms:
             return [False if r is False else (r if (c != 0) == value else False)
                     for r, c in zip(reach, predicate.consts)], False
+        out = [False if r is False else None for r in reach]
+        return out, None in out
+    if type(predicate) is Varying:  # a different unknown in every thread
         out = [False if r is False else None for r in reach]
         return out, None in out
     out = []

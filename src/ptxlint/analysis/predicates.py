@@ -34,7 +34,7 @@ def p_not(v):
     """`not.pred` (and `!p`): exact, also for unknowns (1 - p)."""
     if not v[1]:
         return FALSE if v[0] != 0 else TRUE
-    return S.sub(TRUE, v)
+    return (1 - v[0], tuple((sym, -c) for sym, c in v[1]))  # 1 - p, terms stay sorted and nonzero
 
 
 def complementary(a, b) -> bool:

@@ -138,6 +138,10 @@ class SymbolTable:
             self.uniform[name] = uniform
         return name
 
+    def interned(self, key) -> Optional[str]:
+        """The symbol already made for `key`, or None."""
+        return self._by_key.get(key)
+
     def value(self, key, origin, uniform: bool = True) -> Value:
         return (0, ((self.symbol(key, origin, uniform), 1),))
 

@@ -265,8 +265,9 @@ def _reachable(ctx, sites: list, warp_level: bool) -> dict:
                                                   stop is not None)
         return found
 
-    out = {}
     back = cfg.back_edges
+    beyond = _reach_from_block_starts(ctx, scan, back)
+    out = {}
     for n, site in enumerate(sites):
         spend()
         ins = site.instruction
@@ -274,24 +275,90 @@ def _reachable(ctx, sites: list, warp_level: bool) -> dict:
         found, blocked = scan(block_id, ins.index + 1)
         reached = {(m, False) for m in found}
         if not blocked:
-            seen = set()
             # edges no thread takes under the launch shape (a loop skipped only by a 1-thread block) are no path
-            stack = [(s, (block_id, s) in back) for s in feasible_successors(ctx, block_id)]
-            while stack:
-                node, crossed = stack.pop()
-                if (node, crossed) in seen or not isinstance(node, int):
-                    continue
-                seen.add((node, crossed))
-                block = fn.blocks[node]
-                if not block.instructions:
-                    stack.extend((s, crossed or (node, s) in back) for s in feasible_successors(ctx, node))
-                    continue
-                found, blocked = scan(node, block.instructions[0].index)
-                reached |= {(m, crossed) for m in found}
-                if not blocked:
-                    stack.extend((s, crossed or (node, s) in back) for s in feasible_successors(ctx, node))
+            for succ in feasible_successors(ctx, block_id):
+                if isinstance(succ, int):
+                    reached |= beyond[(succ, (block_id, succ) in back)]
         out[n] = reached
     _add_same_interval(ctx, sites, out, stops, scan, warp_level)
+    return out
+
+
+def _reach_from_block_starts(ctx, scan, back) -> dict:
+    """(block, crossed) -> {(site, crossed')}: the sites a walk entering the block at its start
+    reaches before a barrier, `crossed'` telling whether it went around a loop back edge to get there
+    (entering with `crossed` true, every site is reached crossed). One closure over the graph of
+    (block, crossed) states, by strongly connected components, instead of a walk per site."""
+    fn = ctx.function
+    edges: dict = {}
+    own: dict = {}
+    for block in fn.blocks:
+        spend()
+        if block.instructions:
+            found, blocked = scan(block.id, block.instructions[0].index)
+        else:
+            found, blocked = (), False
+        succs = [] if blocked else [s for s in feasible_successors(ctx, block.id) if isinstance(s, int)]
+        for crossed in (False, True):
+            own[(block.id, crossed)] = frozenset((m, crossed) for m in found)
+            edges[(block.id, crossed)] = [(s, crossed or (block.id, s) in back) for s in succs]
+    reach: dict = {}
+    for component in _components_sinks_first(edges):
+        spend()
+        inside = set(component)
+        parts = [own[state] for state in component]
+        parts += [reach[t] for state in component for t in edges[state] if t not in inside]
+        nonempty = {id(p): p for p in parts if p}
+        value = frozenset().union(*nonempty.values()) if len(nonempty) > 1 else \
+            next(iter(nonempty.values()), frozenset())
+        for state in component:
+            reach[state] = value
+    return reach
+
+
+def _components_sinks_first(edges: dict) -> list:
+    """The strongly connected components of a graph {node: [successors]}, each after every
+    component it reaches (Tarjan's algorithm, with an explicit stack)."""
+    index: dict = {}
+    low: dict = {}
+    on_stack: set = set()
+    stack: list = []
+    out: list = []
+    for root in edges:
+        if root in index:
+            continue
+        work = [(root, iter(edges[root]))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, successors = work[-1]
+            advanced = False
+            for succ in successors:
+                if succ not in index:
+                    index[succ] = low[succ] = len(index)
+                    stack.append(succ)
+                    on_stack.add(succ)
+                    work.append((succ, iter(edges[succ])))
+                    advanced = True
+                    break
+                if succ in on_stack:
+                    low[node] = min(low[node], index[succ])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                out.append(component)
     return out
 
 
@@ -306,7 +373,15 @@ def _add_same_interval(ctx, sites: list, out: dict, stops: dict, scan, warp_leve
     level = WARP if warp_level else BLOCK
     related = {(a, b) for a, reached in out.items() for b, _ in reached}
 
+    sides_from: dict = {}  # start block -> its side's sites: branches often share a side (a join)
+
     def side(start) -> set:
+        found_sites = sides_from.get(start)
+        if found_sites is None:
+            found_sites = sides_from[start] = _side(start)
+        return found_sites
+
+    def _side(start) -> set:
         found_sites: set = set()
         seen: set = set()
         stack = [start]

@@ -8,9 +8,14 @@ the median wall-clock seconds and CPU seconds (user + system of the process and 
 ptxlint forks workers for a large file), each with its ratio to ptxas:
   ptxas -arch=sm_90 PTX -o /dev/null
   ptxlint parse + IR            (python -c: parse_ptx_file)
-  ptxlint check --select BANK   (parse + the bank-conflict analysis)
   ptxlint check, all rules      (python -m ptxlint check --no-cache)
+  ptxlint check --toolkit-headers --select BANK, and all rules: every kernel analysed
 Targets: parse+IR <= 1.0x ptxas (foundation issue); product goal: check <= 0.5x ptxas.
+
+The benchmark file is CUB's own kernels, instantiated by a user's calls: as a user runs it
+(`check`), kernels wholly inside toolkit headers are not analysed (their findings would be hidden:
+not the user's to fix), so that line is mostly the parse. The `--toolkit-headers` lines analyse
+every kernel, as for a user's own kernels: they measure the analysis engine.
 """
 
 from __future__ import annotations
@@ -62,9 +67,11 @@ def main() -> int:
         "ptxas": ([ptxas, "-arch=sm_90", str(ptx), "-o", os.devnull], None),
         "parse": ([sys.executable, "-c", f"from ptxlint.frontend.parser import parse_ptx_file; "
                                          f"parse_ptx_file({str(ptx)!r})"], env),
-        "bank": ([sys.executable, "-m", "ptxlint", "check", "--no-cache", "--select", "BANK", "--format", "concise",
-                  str(ptx)], env),
         "check": ([sys.executable, "-m", "ptxlint", "check", "--no-cache", "--format", "concise", str(ptx)], env),
+        "bank": ([sys.executable, "-m", "ptxlint", "check", "--no-cache", "--toolkit-headers", "--select", "BANK",
+                  "--format", "concise", str(ptx)], env),
+        "engine": ([sys.executable, "-m", "ptxlint", "check", "--no-cache", "--toolkit-headers", "--format", "concise",
+                    str(ptx)], env),
     }
     times: dict = {name: [] for name in commands}
     cpus: dict = {name: [] for name in commands}
@@ -77,10 +84,13 @@ def main() -> int:
     cpu = {name: statistics.median(cpus[name]) for name in commands}
     print(f"{ptx.name}: {size:.1f} MB, {os.cpu_count()} cores, median of {repeat} runs")
     print(f"  {'':28}{'wall s':>8}{'ratio':>8}{'CPU s':>9}{'ratio':>8}")
-    goals = {"parse": "(target <= 1.0x wall)", "check": "(goal: <= 0.5x wall, <= 1.0x CPU)"}
-    labels = {"ptxas": "ptxas -arch=sm_90", "parse": "ptxlint parse + IR", "bank": "ptxlint check --select BANK",
-              "check": "ptxlint check, all rules"}
+    goals = {"parse": "(target <= 1.0x wall)", "engine": "(goal: <= 0.5x wall, <= 1.0x CPU)",
+             "check": "(goal: <= 0.5x wall, <= 1.0x CPU)"}
+    labels = {"ptxas": "ptxas -arch=sm_90", "parse": "ptxlint parse + IR", "bank": "  BANK, every kernel",
+              "engine": "  all rules, every kernel", "check": "ptxlint check, all rules"}
     for name in commands:
+        if name == "bank":
+            print("  ptxlint check --toolkit-headers (the CUB kernels analysed too, as for the user's own):")
         print(f"  {labels[name]:<28}{wall[name]:8.2f}{wall[name] / wall['ptxas']:7.2f}x{cpu[name]:9.2f}"
               f"{cpu[name] / cpu['ptxas']:7.2f}x   {goals.get(name, '')}".rstrip())
     return 0

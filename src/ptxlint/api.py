@@ -327,7 +327,8 @@ class _FilePlan:
         a = self.analysis
         return {"rules": self.rule_codes, "blocks": [list(map(str, b)) for b in a.block_overrides],
                 "arch": a.arch, "compile": repr(self.compile), "nvcc": _nvcc_identity(self.compile),
-                "host": repr(self.host), **({"level": a.level} if a.level != "ptx" else {})}
+                "host": repr(self.host), **({"level": a.level} if a.level != "ptx" else {}),
+                **({} if a.toolkit_kernels else {"toolkit_kernels": False})}
 
 
 def _nvcc_identity(compile_options) -> Optional[str]:
@@ -364,7 +365,8 @@ def _plan(path: str, options: CheckOptions):
     arches = list(options.arches) or list(config.arches or [])
     pinned_arch = options.analysis.arch or (arches[0] if arches else None)
     budget = options.analysis.budget if options.analysis.budget is not None else config.analysis_budget
-    analysis = replace(options.analysis, block_overrides=blocks, arch=pinned_arch, budget=budget)
+    analysis = replace(options.analysis, block_overrides=blocks, arch=pinned_arch, budget=budget,
+                       toolkit_kernels=options.toolkit_headers)
     compile_options = None
     if path.endswith(SOURCE_SUFFIXES):
         compile_options = CompileOptions(

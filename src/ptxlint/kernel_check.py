@@ -19,10 +19,13 @@ from typing import Optional
 from .analysis.budget import BudgetExhausted, describe, kernel_budget
 from .analysis.context import KernelContext
 from .analysis.launch import fails_assertion, out_of_bounds, plan_block_shapes
+from .frontend.sourcemap import wholly_in_toolkit
 from .gc_pause import collector_paused
 from .rules.registry import CORRECTNESS_FAMILIES
 SHAPE_DEPENDENT = "findings that depend on the unknown block shape"
 NO_ADMITTED_SHAPE = "kernels with no admitted block shape"
+TOOLKIT_KERNEL = ("kernels wholly inside CUDA toolkit headers (CUB, Thrust, libcu++), not analysed: their findings "
+                  "are not yours to fix (--toolkit-headers analyses them)")
 
 
 def is_correctness(code: str) -> bool:
@@ -40,8 +43,12 @@ def check_kernel(module, function, rules: list, analysis) -> KernelResult:
     """Every selected rule on one function, under its planned block shapes, within the kernel's
     analysis budget: when it runs out, the findings made so far stay (a correctness finding still
     being confirmed under other shapes is dropped) and the kernel is reported as incomplete."""
-    plan = plan_block_shapes(function, analysis)
     result = KernelResult()
+    if not analysis.toolkit_kernels and wholly_in_toolkit(function):
+        # every finding would be located in a toolkit header and hidden (api._hide_toolkit_findings)
+        result.not_checked[TOOLKIT_KERNEL] += 1
+        return result
+    plan = plan_block_shapes(function, analysis)
     progress: list = []  # codes of the rules that finished under the last shape tried
     try:
         with kernel_budget(analysis.budget):

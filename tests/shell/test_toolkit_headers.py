@@ -1,12 +1,15 @@
 """Findings located in CUDA toolkit headers (a CUB kernel instantiated by the user's code) are
-counted but not shown unless asked for: the user cannot fix CUB."""
+counted but not shown unless asked for: the user cannot fix CUB. A kernel wholly inside toolkit
+headers is not even analysed then (it is counted as not checked); one into which the user's code is
+inlined (a functor) is."""
 
 import json
 
 from support import run_cli
 
 # Two kernels reading a 32x32 tile column-wise (a 32-way conflict each): one written in the
-# user's file, one whose code the .loc lines place in a CUB header.
+# user's file, one whose code the .loc lines place in a CUB header, but for a user functor's line.
+FUNCTOR = "    .loc 1 3 1\n    mov.u32 %r1, %tid.x;\n"
 PTX = """
 .version 9.0
 .target sm_90
@@ -18,7 +21,7 @@ PTX = """
     .reg .f32 %f<2>;
     .reg .b64 %rd<4>;
     .shared .align 4 .b8 tile[4096];
-    .loc {file} 7 5
+{functor}    .loc {file} 7 5
     mov.u32 %r1, %tid.x;
     mov.u32 %r2, %tid.y;
     shl.b32 %r3, %r1, 7;
@@ -35,7 +38,7 @@ PTX = """
 
 
 def module(tmp_path):
-    text = (PTX.format(name="userKernel", file=1) + PTX.format(name="cubKernel", file=2)
+    text = (PTX.format(name="userKernel", file=1, functor="") + PTX.format(name="cubKernel", file=2, functor=FUNCTOR)
             + '.file 1 "{}"\n.file 2 "/usr/local/cuda-13.0/include/cccl/cub/agent/agent_tile.cuh"\n'
             .format(tmp_path / "kernels.cu"))
     path = tmp_path / "kernels.ptx"
@@ -66,7 +69,15 @@ def test_toolkit_headers_flag_shows_them(tmp_path):
 
 def test_only_toolkit_findings_exit_clean(tmp_path):
     path = tmp_path / "cub_only.ptx"
-    path.write_text(PTX.format(name="cubKernel", file=2)
+    path.write_text(PTX.format(name="cubKernel", file=2, functor="")
                     + '.file 2 "/usr/local/cuda-13.0/include/cccl/cub/agent/agent_tile.cuh"\n')
     r = run_cli("check", "--format", "concise", "--block", "32x32", path)
     assert r.returncode == 0, r.stdout + r.stderr
+    # wholly inside CUB: not analysed, and the summary says so and how to analyse it
+    assert r.stdout.splitlines()[-1] == ("Not checked: 1 kernels wholly inside CUDA toolkit headers (CUB, Thrust, "
+                                         "libcu++), not analysed: their findings are not yours to fix "
+                                         "(--toolkit-headers analyses them)")
+    shown = run_cli("check", "--format", "json", "--toolkit-headers", "--block", "32x32", path)
+    assert shown.returncode == 1
+    assert "BANK001" in [d["code"] for d in json.loads(shown.stdout)["diagnostics"]]
+    assert json.loads(shown.stdout)["not_checked"] == {}

@@ -24,6 +24,9 @@ class AnalysisOptions:
     launches: tuple = ()  # frontend.launches.Launch found in the host code of the checked sources
     level: str = "ptx"  # "sass": also assemble with ptxas and look at the SASS (--level sass)
     budget: Optional[float] = None  # CPU seconds per kernel (budget.py); None: the default, 0: no limit
+    # analyse kernels whose code lies wholly in CUDA toolkit headers (a CUB kernel instantiated by the
+    # user's call); off when their findings would be hidden anyway (no --toolkit-headers)
+    toolkit_kernels: bool = True
 
 
 class KernelContext:

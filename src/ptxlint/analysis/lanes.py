@@ -1113,6 +1113,8 @@ class LaneEvaluator:
             return None
         ta, tb = va.terms, vb.terms
         m = P._stride((0, ta), (0, tb), int(type_name[1:]))
+        if m <= 1:
+            return self._canonical_per_thread(P.canonical_form(cmp, type_name), va, vb)
         found: dict = {}
         out = []
         for x, y in zip(va.consts, vb.consts):
@@ -1133,6 +1135,23 @@ class LaneEvaluator:
                 found[key] = value
             out.append(value)
         return _affine(out) or out
+
+    def _canonical_per_thread(self, form: Optional[tuple], va: Affine, vb: Affine) -> Optional[list]:
+        """P.canonical_compare in each thread, for operands whose unknown parts differ: one boolean
+        unknown per thread (`tid * 4 + k < n`), made here in one loop (it is a hot path)."""
+        if form is None:
+            return None
+        table, booleans, negate = self.table, self.booleans, form[2]
+        ta, tb = va.terms, vb.terms
+        out = []
+        for x, y in zip(va.consts, vb.consts):
+            key = ("opaque", P.canonical_key(form, (x, ta), (y, tb)))
+            name = table.interned(key)
+            if name is None:
+                name = table.symbol(key, S.ComputedFrom(key[1]), True)
+            booleans.add(name)
+            out.append((1, ((name, -1),)) if negate else (0, ((name, 1),)))
+        return out
 
     def _compare_per_thread(self, compare, cmp, type_name, a, b, bits, signed) -> list:
         def one(x, y):

@@ -91,26 +91,36 @@ _CANONICAL = {
 _UNSIGNED_ALIASES = {"lt": "lo", "le": "ls", "gt": "hi", "ge": "hs"}
 
 
-def canonical_compare(cmp: str, type_name: Optional[str], x, y, opaque: Opaque):
-    """An integer comparison of values whose difference is unknown, as one boolean unknown per
-    (comparison, operands) or its complement: `setp.ge x, n` is `1 - setp.lt x, n`. None for
-    comparisons this does not canonicalise (floats, unordered forms)."""
+def canonical_form(cmp: str, type_name: Optional[str]) -> Optional[tuple]:
+    """(base comparison, swap the operands, negate the result, width) of an integer comparison in
+    the canonical terms of canonical_compare; None for the ones it does not canonicalise."""
     if not type_name or type_name[:1] not in "usb" or not type_name[1:].isdigit():
         return None
-    unsigned = type_name[:1] in "ub"
-    if unsigned:
+    if type_name[:1] in "ub":
         cmp = _UNSIGNED_ALIASES.get(cmp, cmp)
     form = _CANONICAL.get(cmp)
-    if form is None:
-        return None
-    base, swap, negate = form
+    return None if form is None else form + (type_name[1:],)
+
+
+def canonical_key(form: tuple, x, y) -> tuple:
+    """The unknown's key of canonical_compare for operands x, y in a canonical form."""
+    base, swap, _, bits = form
     if swap:
         x, y = y, x
     if base == "eq":
         x, y = sorted((x, y))
-    bits = type_name[1:]
-    value = opaque(("compare", base, bits, x, y))
-    return p_not(value) if negate else value
+    return ("compare", base, bits, x, y)
+
+
+def canonical_compare(cmp: str, type_name: Optional[str], x, y, opaque: Opaque):
+    """An integer comparison of values whose difference is unknown, as one boolean unknown per
+    (comparison, operands) or its complement: `setp.ge x, n` is `1 - setp.lt x, n`. None for
+    comparisons this does not canonicalise (floats, unordered forms)."""
+    form = canonical_form(cmp, type_name)
+    if form is None:
+        return None
+    value = opaque(canonical_key(form, x, y))
+    return p_not(value) if form[2] else value
 
 
 def _stride(x, y, bits: int) -> int:

@@ -75,3 +75,19 @@ def test_the_cli_never_prints_a_traceback_or_an_internal_error(tmp_path):
     assert proc.returncode in (0, 1, 2)
     assert "Traceback" not in proc.stderr + proc.stdout
     assert "internal error" not in proc.stdout
+
+
+def test_the_long_run_adds_up_its_workers(tmp_path):
+    """bench/fuzz_long.py with --workers: every worker's inputs are counted in the one summary."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+    proc = subprocess.run([sys.executable, str(REPO / "bench" / "fuzz_long.py"), "-n", "6", "--workers", "2",
+                           "--seed", "5", "--max-bytes", "8000", "--save", str(tmp_path)],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "6 inputs in" in proc.stdout
+    assert "internal errors: 0, escaping exceptions: 0, hangs: 0, dead workers: 0" in proc.stdout
+    assert "per worker (seed: inputs): 5: 3, 6: 3" in proc.stdout

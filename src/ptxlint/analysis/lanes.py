@@ -1408,8 +1408,10 @@ def _exact_quotient(op: str, ins: Instruction, a: "Affine", k: Optional[int]) ->
     gid = blockIdx.x * 256 + threadIdx.x is blockIdx.x * 64 + threadIdx.x / 4)."""
     if k is None or k < 0:
         return None
+    if op == "shr" and k >= 32:  # before the shift: a fuzzed `shr` by 2^64 - 1 made 1 << k a MemoryError
+        return None
     d = 1 << k if op == "shr" else k
-    if op == "shr" and k >= 32 or d <= 0 or op == "div" and ins.type in _SIGNED:
+    if d <= 0 or op == "div" and ins.type in _SIGNED:
         return None
     if any(c % d for _, c in a.terms) or any(c < 0 for c in a.consts):
         return None

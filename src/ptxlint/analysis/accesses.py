@@ -12,7 +12,7 @@ from typing import Optional
 from ..frontend.ir import Instruction
 from . import symbolic as S
 from .bankmodel import WarpCost
-from .lanes import Affine, Varying
+from .lane_values import Affine, Varying
 
 SHARED_OPS = {"ld": "load", "ldu": "load", "st": "store", "atom": "atomic", "red": "atomic",
               "ldmatrix": "ldmatrix", "stmatrix": "stmatrix"}

@@ -9,7 +9,7 @@ branch is known to go the other way. Unknown conditions keep their edges.
 
 from __future__ import annotations
 
-from .lanes import where_predicate
+from .lane_values import where_predicate
 
 
 def feasible_successors(ctx, block_id) -> list:

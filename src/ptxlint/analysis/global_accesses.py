@@ -21,7 +21,7 @@ from typing import Optional
 from ..frontend.ir import Instruction
 from . import symbolic as S
 from .accesses import _followed_loop
-from .lanes import Affine, Varying
+from .lane_values import Affine, Varying
 from .sectormodel import NO_REQUEST, SECTOR, SectorCost, warp_sectors
 
 GLOBAL_OPS = {"ld": "load", "ldu": "load", "st": "store", "atom": "atomic", "red": "atomic"}

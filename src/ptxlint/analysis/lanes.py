@@ -1,7 +1,8 @@
 """The per-lane symbolic evaluator: the value of a register for every thread of the block.
 
 Threads are numbered linearly (x + y*Dx + z*Dx*Dy); warp w holds threads 32w..32w+31. Values are
-`symbolic.Value`s. Evaluation follows reaching definitions backwards from a use, memoised per
+`symbolic.Value`s, one per thread, in the vector forms of lane_values.py (the value domain: this
+module reads the IR and, for each opcode, combines values there). Evaluation follows reaching definitions backwards from a use, memoised per
 (definition, register). Whatever the evaluator had to assume is recorded as a note that travels
 with the result, so a finding can say it.
 """
@@ -9,9 +10,7 @@ with the result, so a finding can say it.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
 from math import gcd
-from itertools import repeat
 from typing import Optional
 
 from ..frontend.ir import (
@@ -19,132 +18,16 @@ from ..frontend.ir import (
 )
 from . import predicates as P
 from . import symbolic as S
+from .lane_values import (
+    AFFINE_OPS, Affine, COMPARE, CONCRETE_OPS, SIGNED, Varying, all_distinct_unknowns, apply_per_distinct, as_affine, bits_of, disjoint_bits_sum, exact_quotient, masked_away, single_symbol, uniform_const, uniform_vector, where_predicate, wrap_consts,
+)
 from .budget import spend
 from .cfg import ENTRY
 from .warpops import broadcasts_per_warp, shuffle_mode, shuffle_source
 
-_SIGNED = {"s8", "s16", "s32", "s64"}
 # Definitions evaluated inside one another before the inputs of the next are evaluated first,
 # iteratively (`_prefetch`): a chain of definitions as long as the kernel never recurses deeper.
 _DEPTH_BEFORE_PREFETCH = 150
-
-
-def _bits_of(type_name: Optional[str], default: int = 32) -> int:
-    if not type_name:
-        return default
-    digits = "".join(ch for ch in type_name if ch.isdigit())
-    return int(digits) if digits else default
-
-
-class Affine(Sequence):
-    """Per-thread values that share their unknown terms: thread t holds (consts[t], terms).
-
-    Index arithmetic on thread ids stays in this form, and is computed on plain int lists
-    instead of one symbolic value per thread (most of the analysis' work)."""
-
-    __slots__ = ("consts", "terms")
-
-    def __init__(self, consts: list, terms: tuple = ()) -> None:
-        self.consts = consts
-        self.terms = terms
-
-    def __len__(self) -> int:
-        return len(self.consts)
-
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [(c, self.terms) for c in self.consts[i]]
-        return (self.consts[i], self.terms)
-
-    def __iter__(self):
-        return zip(self.consts, repeat(self.terms))
-
-    def count(self, value) -> int:
-        return self.consts.count(value[0]) if value[1] == self.terms else 0
-
-    def __eq__(self, other) -> bool:
-        if isinstance(other, Affine):
-            return self.terms == other.terms and self.consts == other.consts
-        return _equal_per_thread(self, other)
-
-    __hash__ = None
-
-
-def _equal_per_thread(a, b) -> bool:
-    """Thread-by-thread equality that stops at the first difference (vectors of different
-    forms rarely agree, and most per-thread values are then never built)."""
-    return len(a) == len(b) and all(x == y for x, y in zip(a, b))
-
-
-def _uniform_vector(value, n: int) -> "Affine":
-    return Affine([value[0]] * n, value[1])
-
-
-def _affine(values) -> Optional["Affine"]:
-    """`values` as an Affine vector, or None when threads differ in their unknown terms."""
-    if type(values) is Affine:
-        return values
-    if type(values) is Varying:
-        return None
-    terms = values[0][1]
-    if any(v[1] != terms for v in values):
-        return None
-    return Affine([v[0] for v in values], terms)
-
-
-def _wrap_consts(consts: list, bits: int, signed: bool) -> list:
-    if bits >= 128:
-        return consts
-    mask = (1 << bits) - 1
-    if signed:
-        half = 1 << (bits - 1)
-        return [((c & mask) ^ half) - half for c in consts]
-    return [c & mask for c in consts]
-
-
-def _uniform_const(vec: "Affine") -> Optional[int]:
-    consts = vec.consts
-    if vec.terms or consts.count(consts[0]) != len(consts):
-        return None
-    return consts[0]
-
-
-class Varying(Sequence):
-    """Per-thread values that are all different unknowns (data loaded per thread, clocks, ...):
-    thread t holds the symbol `base#t`. Anything computed from them is again all-different and
-    unknown, so it is not computed; the per-thread values are made only when looked at."""
-
-    __slots__ = ("base", "n")
-
-    def __init__(self, base: str, n: int) -> None:
-        self.base = base
-        self.n = n
-
-    def __len__(self) -> int:
-        return self.n
-
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self[t] for t in range(self.n)[i]]
-        if i < 0:
-            i += self.n
-        if not 0 <= i < self.n:
-            raise IndexError(i)
-        return (0, ((f"{self.base}#{i}", 1),))
-
-    def __iter__(self):
-        base = self.base
-        return ((0, ((f"{base}#{t}", 1),)) for t in range(self.n))
-
-    def count(self, value) -> int:
-        return 1 if value in self else 0
-
-    def __eq__(self, other) -> bool:
-        if isinstance(other, Varying):
-            return self.base == other.base and self.n == other.n
-        return _equal_per_thread(self, other)
-
-    __hash__ = None
 
 
 class LaneEvaluator:
@@ -201,11 +84,11 @@ class LaneEvaluator:
             return self.register(ins, operand)
         if isinstance(operand, Immediate):
             value = operand.value if isinstance(operand.value, int) else self._float_symbol(operand)
-            return _uniform_vector(S.const(value) if isinstance(value, int) else value, self.n)
+            return uniform_vector(S.const(value) if isinstance(value, int) else value, self.n)
         if isinstance(operand, Symbol):
             if operand.name == "WARP_SZ":  # PTX's predefined constant: the warp size
-                return _uniform_vector(S.const(32), self.n)
-            return _uniform_vector(self._symbol_address(operand.name), self.n)
+                return uniform_vector(S.const(32), self.n)
+            return uniform_vector(self._symbol_address(operand.name), self.n)
         if isinstance(operand, Negated):
             return self._predicates(P.p_not, self.operand(ins, operand.operand))
         return [self._opaque(("operand", str(operand)))] * self.n
@@ -216,11 +99,11 @@ class LaneEvaluator:
         if mem is None:
             return None
         if mem.base is None:
-            base = _uniform_vector(S.ZERO, self.n)
+            base = uniform_vector(S.ZERO, self.n)
         elif isinstance(mem.base, Register):
             base = self.register(ins, mem.base)
         else:
-            base = _uniform_vector(self._symbol_address(mem.base.name), self.n)
+            base = uniform_vector(self._symbol_address(mem.base.name), self.n)
         if mem.offset:
             if type(base) is Affine:
                 return Affine([c + mem.offset for c in base.consts], base.terms)
@@ -341,7 +224,7 @@ class LaneEvaluator:
             return conds
         guard = self.register(ins, ins.guard)
         want = not ins.guard_negated
-        return _apply_per_distinct(lambda c, v: c if P.known_truth(v) is not None else c | {P.literal(v, want)},
+        return apply_per_distinct(lambda c, v: c if P.known_truth(v) is not None else c | {P.literal(v, want)},
                                    list(zip(conds, guard)))
 
     def block_conditions(self, block_id) -> list:
@@ -387,7 +270,7 @@ class LaneEvaluator:
                         return c | {P.literal(v, want)}
                     return c if truth == want else None
 
-                edge = _apply_per_distinct(arrive, list(zip(reach, conds, values)))
+                edge = apply_per_distinct(arrive, list(zip(reach, conds, values)))
             acc = [e if a is None else (a if e is None else a & e) for a, e in zip(acc, edge)]
         return [a if a is not None else none for a in acc]
 
@@ -569,7 +452,7 @@ class LaneEvaluator:
             return chosen[0]
 
         # threads fall into a few patterns of reached definitions
-        choice = _apply_per_distinct(choose, list(zip(*actives)))
+        choice = apply_per_distinct(choose, list(zip(*actives)))
         if choice.count(choice[0]) == self.n and choice[0] is not None:
             return vectors[choice[0]]
         unresolved = choice.count(None)
@@ -581,7 +464,7 @@ class LaneEvaluator:
         if unresolved == self.n or any(type(vectors[k]) is Varying for k in used):
             return fresh  # per-thread unknowns on some path: unknown in every thread
         if not unresolved:
-            affines = {k: _affine(vectors[k]) for k in used}
+            affines = {k: as_affine(vectors[k]) for k in used}
             terms = {a.terms for a in affines.values() if a is not None}
             if all(a is not None for a in affines.values()) and len(terms) == 1:
                 return Affine([affines[k].consts[t] for t, k in enumerate(choice)], terms.pop())
@@ -625,7 +508,7 @@ class LaneEvaluator:
                 term = S.scale(term, step_gcd)
             self._note(f"{reg.name} changes by the same amount in every thread each iteration{where}; "
                        "the analysis covers every iteration with one uniform unknown")
-            base = _affine(init)
+            base = as_affine(init)
             if base is not None:  # one sum of terms for every thread
                 return Affine(base.consts, S.add((0, base.terms), term)[1]) if not term[0] else \
                     [S.add(v, term) for v in init]
@@ -741,7 +624,7 @@ class LaneEvaluator:
         return self.table.value(("float", imm.text), f"float {imm.text}")
 
     def _uniform_unknown(self, key, origin: str) -> list:
-        return _uniform_vector(self.table.value(key, origin, True), self.n)
+        return uniform_vector(self.table.value(key, origin, True), self.n)
 
     def _opaque(self, key) -> tuple:
         """An unknown that is equal for equal keys: uniform when every thread builds the same key.
@@ -763,8 +646,8 @@ class LaneEvaluator:
         if isinstance(dest, VectorOperand):  # mov.b64 {%r1, %r2}, %rd1: unpack halves
             return self._unpack(ins, reg)
         t = ins.type
-        bits = 1 if t == "pred" else _bits_of(t)  # predicates are one bit: not.pred flips it
-        signed = t in _SIGNED
+        bits = 1 if t == "pred" else bits_of(t)  # predicates are one bit: not.pred flips it
+        signed = t in SIGNED
 
         def src(k):
             return self.operand(ins, ops[k])
@@ -785,7 +668,7 @@ class LaneEvaluator:
             return self._loaded(ins, reg)
         if t == "pred" and op in ("and", "or", "xor", "not"):
             return self._logic(op, ins)
-        if op in _AFFINE_OPS:
+        if op in AFFINE_OPS:
             sources = [src(k) for k in range(1, len(ops))]
             fast = self._affine_op(op, ins, sources, bits, signed)
             if fast is not None:
@@ -816,8 +699,8 @@ class LaneEvaluator:
             return self._compare(ins, reg)
         if op == "selp":
             return self._select(ins, src(1), src(2), src(3))
-        if op in _CONCRETE_OPS:
-            fn = _CONCRETE_OPS[op]
+        if op in CONCRETE_OPS:
+            fn = CONCRETE_OPS[op]
 
             def concrete(*vals):
                 if all(not v[1] for v in vals):
@@ -832,17 +715,17 @@ class LaneEvaluator:
                 other = args[1] if type(args[0]) is Varying else args[0]
                 if type(other) is not Varying and any(S.is_known(v) and S.wrap(v, bits)[0] for v in other):
                     # where one side is known non-zero, so is `a | b` (nvcc's `bool` `||`: or.b16 of selp's)
-                    return _apply_per_distinct(concrete, list(zip(*args)))
-            if op not in ("and", "rem") and any(_all_distinct_unknowns(v) for v in args):
+                    return apply_per_distinct(concrete, list(zip(*args)))
+            if op not in ("and", "rem") and any(all_distinct_unknowns(v) for v in args):
                 # a non-linear function of per-thread unknowns: per-thread unknowns again
-                source = next(v for v in args if _all_distinct_unknowns(v))
+                source = next(v for v in args if all_distinct_unknowns(v))
                 return self._fresh(("derived", self._site), self._derived_origin(source))
             return lift(concrete, *args)
         return self._loaded(ins, reg)
 
     def _affine_op(self, op: str, ins: Instruction, sources: list, bits: int, signed: bool) -> Optional[Affine]:
         """The result as an Affine vector when the inputs allow it (None: use the per-thread path)."""
-        vecs = [_affine(v) for v in sources]
+        vecs = [as_affine(v) for v in sources]
         if any(v is None for v in vecs):
             return None
         wide = "wide" in ins.modifiers
@@ -857,20 +740,20 @@ class LaneEvaluator:
                 shift, terms = self.fold_rotations(S.sub((0, a.terms), (0, b.terms)))
             if shift:
                 consts = [c + shift for c in consts]
-            return Affine(_wrap_consts(consts, bits, signed) if not terms else consts, terms)
+            return Affine(wrap_consts(consts, bits, signed) if not terms else consts, terms)
         if op in ("mul", "mad", "shl"):
             if op != "shl" and not ("lo" in ins.modifiers or wide or ins.type in ("u64", "s64", "b64")):
                 return None
             a, b = vecs[0], vecs[1]
             if wide:
-                a = Affine(_wrap_consts(a.consts, bits, signed), a.terms) if not a.terms else a
-                b = Affine(_wrap_consts(b.consts, bits, signed), b.terms) if not b.terms else b
+                a = Affine(wrap_consts(a.consts, bits, signed), a.terms) if not a.terms else a
+                b = Affine(wrap_consts(b.consts, bits, signed), b.terms) if not b.terms else b
             if op == "shl":
-                k = _uniform_const(b)
+                k = uniform_const(b)
                 if k is None or not 0 <= k < bits:
                     return None
                 b = Affine([1 << k] * len(b.consts))
-            ka, kb = _uniform_const(a), _uniform_const(b)
+            ka, kb = uniform_const(a), uniform_const(b)
             if kb is not None:
                 product = Affine([x * kb for x in a.consts], S.scale((0, a.terms), kb)[1])
             elif ka is not None:
@@ -883,7 +766,7 @@ class LaneEvaluator:
                 c = vecs[2]
                 product = Affine([x + y for x, y in zip(product.consts, c.consts)],
                                  S.add((0, product.terms), (0, c.terms))[1])
-            return Affine(_wrap_consts(product.consts, out_bits, signed) if not product.terms else product.consts,
+            return Affine(wrap_consts(product.consts, out_bits, signed) if not product.terms else product.consts,
                           product.terms)
         if op == "cvt":
             types = [m for m in ins.modifiers if m[:1] in "usb" and m[1:].isdigit()]
@@ -892,26 +775,26 @@ class LaneEvaluator:
             (a,) = vecs
             if a.terms:
                 return a
-            consts = _wrap_consts(a.consts, _bits_of(types[1]), types[1].startswith("s"))
-            return Affine(_wrap_consts(consts, _bits_of(types[0]), types[0].startswith("s")))
+            consts = wrap_consts(a.consts, bits_of(types[1]), types[1].startswith("s"))
+            return Affine(wrap_consts(consts, bits_of(types[0]), types[0].startswith("s")))
         if op in ("mov", "cvta"):
             return vecs[0]
-        if op in _CONCRETE_OPS:
+        if op in CONCRETE_OPS:
             if op == "mul" and "hi" not in ins.modifiers:
                 return None
             if any(v.terms for v in vecs):
                 if op in ("shr", "div") and len(vecs) == 2 and not vecs[1].terms:
-                    quotient = _exact_quotient(op, ins, vecs[0], _uniform_const(vecs[1]))
+                    quotient = exact_quotient(op, ins, vecs[0], uniform_const(vecs[1]))
                     if quotient is not None:
                         return quotient
                 if op in ("or", "xor") and len(vecs) == 2:
-                    joined = _disjoint_bits_sum(*vecs)
+                    joined = disjoint_bits_sum(*vecs)
                     if joined is not None:
                         return joined
                 if op in ("and", "rem") and len(vecs) == 2 and not vecs[1].terms:
-                    k = _uniform_const(vecs[1])
+                    k = uniform_const(vecs[1])
                     a = vecs[0]
-                    if op == "and" and k is not None and k > 0 and _masked_away(a.terms, k):
+                    if op == "and" and k is not None and k > 0 and masked_away(a.terms, k):
                         return Affine([x & k for x in a.consts])
                     if op == "and" and k is not None:
                         # clearing the low bits (`x & -4`) keeps unknowns that are multiples of 4
@@ -920,16 +803,16 @@ class LaneEvaluator:
                                 and all(c % (low + 1) == 0 for _, c in a.terms):
                             return Affine([x & ~low for x in a.consts], a.terms)
                     exact = op == "rem" and k is not None and k > 0 and all(c % k == 0 for _, c in a.terms) \
-                        and ins.type not in _SIGNED
+                        and ins.type not in SIGNED
                     if exact and all(x >= 0 for x in a.consts):
                         return Affine([x % k for x in a.consts])
                 return None
-            fn = _CONCRETE_OPS[op]
+            fn = CONCRETE_OPS[op]
             try:
                 consts = [fn(ins, list(args), bits, signed) for args in zip(*(v.consts for v in vecs))]
             except (ZeroDivisionError, ValueError, IndexError):
                 return None
-            return Affine(_wrap_consts(consts, bits, signed))
+            return Affine(wrap_consts(consts, bits, signed))
         return None
 
     def _fresh(self, site, origin) -> Varying:
@@ -949,14 +832,14 @@ class LaneEvaluator:
             if type(v) is Varying:
                 return self._fresh(("derived", self._site), self._derived_origin(v))
         if all(v.count(v[0]) == len(v) for v in vectors):
-            return _uniform_vector(fn(*(v[0] for v in vectors)), self.n)
-        return _apply_per_distinct(fn, list(zip(*vectors)))
+            return uniform_vector(fn(*(v[0] for v in vectors)), self.n)
+        return apply_per_distinct(fn, list(zip(*vectors)))
 
     def _simplify_unknown(self, op, ins, vals, bits):
         """A bitwise/divide op with unknown inputs: exact when the unknowns cannot reach the result."""
         if op == "and" and len(vals) == 2:
             for x, m in ((vals[0], vals[1]), (vals[1], vals[0])):
-                if S.is_known(m) and m[0] >= 0 and _masked_away(x[1], m[0]):
+                if S.is_known(m) and m[0] >= 0 and masked_away(x[1], m[0]):
                     return S.const(x[0] & m[0])
             x, m = vals
             if S.is_known(m) and 0 < m[0] < (1 << 31) and x[1]:
@@ -967,16 +850,16 @@ class LaneEvaluator:
                 if full & (full + 1) == 0 and all(c % low == 0 for _, c in x[1]):
                     rotated = self._rotation(x, full + 1)
                     return (-(x[0] % low), rotated[1])
-        if op == "rem" and len(vals) == 2 and S.is_known(vals[1]) and ins.type not in _SIGNED and vals[0][1]:
+        if op == "rem" and len(vals) == 2 and S.is_known(vals[1]) and ins.type not in SIGNED and vals[0][1]:
             d = vals[1][0]
             if 0 < d < (1 << 31) and d & (d - 1) == 0:
                 return self._rotation(vals[0], d)
         if op == "rem" and len(vals) == 2 and S.is_known(vals[1]) and vals[1][0] > 0:
             d = vals[1][0]
             x = vals[0]
-            if all(c % d == 0 for _, c in x[1]) and x[0] >= 0 and ins.type not in _SIGNED:
+            if all(c % d == 0 for _, c in x[1]) and x[0] >= 0 and ins.type not in SIGNED:
                 return S.const(x[0] % d)
-            if ins.type not in _SIGNED and x[1]:
+            if ins.type not in SIGNED and x[1]:
                 # x - d * (x / d), with the quotient the unknown `div` gives: `n - n % 96` is 96 * (n / 96)
                 return S.sub(x, S.scale(self._opaque(("div", ins.type, (x, vals[1]))), d))
         if op in ("or", "xor") and len(vals) == 2:
@@ -1059,7 +942,7 @@ class LaneEvaluator:
             return self._lift(lambda v: v if S.is_known(v) and not types else
                               self._opaque(("cvt", ins.opcode, v)), values)
         dst, srct = types[0], types[1]
-        src_bits, dst_bits = _bits_of(srct), _bits_of(dst)
+        src_bits, dst_bits = bits_of(srct), bits_of(dst)
         src_signed, dst_signed = srct.startswith("s"), dst.startswith("s")
         return self._lift(lambda v: S.wrap(S.wrap(v, src_bits, src_signed), dst_bits, dst_signed), values)
 
@@ -1072,9 +955,9 @@ class LaneEvaluator:
         first = ops[0]
         a, b = self.operand(ins, ops[1]), self.operand(ins, ops[2])
         combine = next((m for m in ins.modifiers if m in P.COMBINE), None) if len(ops) > 3 else None
-        signed = ins.type in _SIGNED
-        bits = _bits_of(ins.type)
-        compare = _COMPARE.get(cmp)
+        signed = ins.type in SIGNED
+        bits = bits_of(ins.type)
+        compare = COMPARE.get(cmp)
         out = self._affine_compare(compare, a, b, bits, signed)
         if out is None:
             out = self._ordering_compare(cmp, ins.type, a, b)
@@ -1091,12 +974,12 @@ class LaneEvaluator:
         """setp on Affine inputs with the same unknown terms: compared on int lists."""
         if compare is None:
             return None
-        va, vb = _affine(a), _affine(b)
+        va, vb = as_affine(a), as_affine(b)
         if va is None or vb is None or va.terms != vb.terms:
             return None
         if va.terms:  # the same unknown on both sides: compare the difference
             return Affine([int(compare(x - y, 0)) for x, y in zip(va.consts, vb.consts)])
-        xs, ys = _wrap_consts(va.consts, bits, signed), _wrap_consts(vb.consts, bits, signed)
+        xs, ys = wrap_consts(va.consts, bits, signed), wrap_consts(vb.consts, bits, signed)
         return Affine([int(compare(x, y)) for x, y in zip(xs, ys)])
 
     def _ordering_compare(self, cmp: str, type_name: Optional[str], a, b) -> Optional[list]:
@@ -1108,7 +991,7 @@ class LaneEvaluator:
         its own canonical unknown. The values are the per-thread path's. None when it does not apply."""
         if cmp in ("eq", "ne") or not type_name or type_name[:1] not in "usb" or not type_name[1:].isdigit():
             return None
-        va, vb = _affine(a), _affine(b)
+        va, vb = as_affine(a), as_affine(b)
         if va is None or vb is None or va.terms == vb.terms:
             return None
         ta, tb = va.terms, vb.terms
@@ -1134,7 +1017,7 @@ class LaneEvaluator:
                     return None
                 found[key] = value
             out.append(value)
-        return _affine(out) or out
+        return as_affine(out) or out
 
     def _canonical_per_thread(self, form: Optional[tuple], va: Affine, vb: Affine) -> Optional[list]:
         """P.canonical_compare in each thread, for operands whose unknown parts differ: one boolean
@@ -1162,8 +1045,8 @@ class LaneEvaluator:
                     result = compare(x[0] - y[0], 0)  # the same unknown on both sides: compare the difference
                 return S.const(int(result))
             found = P.boolean_compare(cmp, x, y, self.is_boolean)
-            if found is None and cmp in ("eq", "ne") and (y == S.ZERO and _single(x) in self.nonzero
-                                                          or x == S.ZERO and _single(y) in self.nonzero):
+            if found is None and cmp in ("eq", "ne") and (y == S.ZERO and single_symbol(x) in self.nonzero
+                                                          or x == S.ZERO and single_symbol(y) in self.nonzero):
                 found = P.FALSE if cmp == "eq" else P.TRUE
             if found is None:
                 found = P.strided_compare(cmp, type_name, x, y, self._boolean_opaque)
@@ -1182,12 +1065,12 @@ class LaneEvaluator:
     def _predicates(self, fn, *vectors) -> list:
         """Apply a predicate function thread by thread. Unlike `_lift`, per-thread unknowns do not
         make the result unknown everywhere: `true || unknown` is true in the threads where it is."""
-        affines = [_affine(v) for v in vectors]
+        affines = [as_affine(v) for v in vectors]
         if all(v is not None and not v.terms for v in affines):
             rows = list(zip(*(v.consts for v in affines)))
-            return Affine(_apply_per_distinct(lambda *cs: fn(*map(S.const, cs))[0], rows))
-        out = _apply_per_distinct(fn, list(zip(*vectors)))
-        return _affine(out) or out
+            return Affine(apply_per_distinct(lambda *cs: fn(*map(S.const, cs))[0], rows))
+        out = apply_per_distinct(fn, list(zip(*vectors)))
+        return as_affine(out) or out
 
     def _logic(self, op: str, ins: Instruction) -> list:
         """and/or/xor/not.pred in three-valued logic."""
@@ -1202,7 +1085,7 @@ class LaneEvaluator:
         """selp d, x, y, q: x where q, y where not; with known x, y and an unknown q exactly
         y + (x - y) * q (q is 0 or 1), so `selp 1, 0, p` is p itself."""
         if type(x) is Varying or type(y) is Varying:
-            qa = _affine(q)
+            qa = as_affine(q)
             if qa is None or qa.terms:
                 return self._fresh(("derived", self._site), self._derived_origin(x if type(x) is Varying else y))
             return [x[t] if c else y[t] for t, c in enumerate(qa.consts)]
@@ -1218,8 +1101,8 @@ class LaneEvaluator:
                 return S.add(b, S.scale(c, a[0] - b[0]))
             return self._opaque(("selp", a, b, c))
 
-        out = _apply_per_distinct(one, list(zip(x, y, q)))
-        return _affine(out) or out
+        out = apply_per_distinct(one, list(zip(x, y, q)))
+        return as_affine(out) or out
 
     def _loaded(self, ins: Instruction, reg: Register) -> list:
         """The result of a load, atomic, shuffle...: uniform when every thread reads the same thing."""
@@ -1265,12 +1148,12 @@ class LaneEvaluator:
         want_pred = isinstance(first, PairOperand) and reg == first.second
         a = self.operand(ins, ops[1])
         b = self.operand(ins, ops[2])
-        cv = _affine(self.operand(ins, ops[3]))
-        c = _uniform_const(cv) if cv is not None else None
+        cv = as_affine(self.operand(ins, ops[3]))
+        c = uniform_const(cv) if cv is not None else None
         if not want_pred and type(a) is not Varying and S.uniform_across(a):
             return a  # every lane holds the same value, in range or not
         n = self.n
-        bv = _affine(b)
+        bv = as_affine(b)
         if c is not None and bv is not None and not bv.terms:
             out = []
             for t, bt in enumerate(bv.consts):
@@ -1278,7 +1161,7 @@ class LaneEvaluator:
                 j, ok = shuffle_source(mode, lane, bt, c)
                 src = t - lane + j
                 out.append(S.const(int(ok)) if want_pred else a[src] if src < n else fresh[t])
-            return _affine(out) or out
+            return as_affine(out) or out
         if want_pred or not broadcasts_per_warp(mode, c):
             return fresh
         out = []
@@ -1292,7 +1175,7 @@ class LaneEvaluator:
                 values = [self.table.value(("shfl", ins.index, reg.name, start // 32, b[start]) + self._instance(ins),
                                            f"the value {ins.opcode} at {where} broadcasts in warp {start // 32}")]
             out.extend([values[0]] * len(lanes))
-        return _affine(out) or out
+        return as_affine(out) or out
 
     def _instance(self, ins: Instruction) -> tuple:
         """What tells one execution of `ins` from another for values read from memory: inside a pinned
@@ -1318,42 +1201,10 @@ class LaneEvaluator:
     def _unpack(self, ins: Instruction, reg: Register) -> list:
         elements = ins.operands[0].elements
         position = elements.index(reg)
-        width = _bits_of(ins.type, 64) // len(elements)
+        width = bits_of(ins.type, 64) // len(elements)
         source = self.operand(ins, ins.operands[1])
         return [S.const((v[0] >> (width * position)) & ((1 << width) - 1)) if S.is_known(v)
                 else self._opaque(("unpack", v, position)) for v in source]
-
-
-def _apply_per_distinct(fn, rows: list) -> list:
-    """[fn(*row) for row in rows], calling fn once per distinct row, in the order rows first
-    appear (fn may intern symbols, which are numbered in the order they are made)."""
-    results = {row: fn(*row) for row in dict.fromkeys(rows)}
-    return list(map(results.__getitem__, rows))
-
-
-def where_predicate(reach: list, predicate: list, value: bool) -> tuple:
-    """Per thread: still active after requiring `predicate == value` (None where the predicate is
-    unknown), and whether any active thread's predicate was unknown."""
-    if type(predicate) is Affine:  # the common forms, one comprehension each
-        if not predicate.terms:
-            return [False if r is False else (r if (c != 0) == value else False)
-                    for r, c in zip(reach, predicate.consts)], False
-        out = [False if r is False else None for r in reach]
-        return out, None in out
-    if type(predicate) is Varying:  # a different unknown in every thread
-        out = [False if r is False else None for r in reach]
-        return out, None in out
-    out = []
-    unknown = False
-    for r, p in zip(reach, predicate):
-        if r is False:
-            out.append(False)
-        elif not p[1]:
-            out.append(r if (p[0] != 0) == value else False)
-        else:
-            unknown = True
-            out.append(None)
-    return out, unknown
 
 
 _ABSENT = object()
@@ -1395,145 +1246,3 @@ class LoopIteration:
     def __init__(self, header, body, values, active, number: int = 0) -> None:
         self.header, self.body, self.values, self.active = header, body, values, active
         self.number = number
-
-
-def _single(v) -> Optional[str]:
-    """The symbol s when v is exactly s (no constant, coefficient 1)."""
-    return v[1][0][0] if v[0] == 0 and len(v[1]) == 1 and v[1][0][1] == 1 else None
-
-
-def _exact_quotient(op: str, ins: Instruction, a: "Affine", k: Optional[int]) -> Optional["Affine"]:
-    """`a >> k` or `a / k` term by term, when every unknown coefficient is a multiple of the
-    divisor and the known parts are not negative: (c + d*m) / d = c / d + m (`gid / 4` with
-    gid = blockIdx.x * 256 + threadIdx.x is blockIdx.x * 64 + threadIdx.x / 4)."""
-    if k is None or k < 0:
-        return None
-    if op == "shr" and k >= 32:  # before the shift: a fuzzed `shr` by 2^64 - 1 made 1 << k a MemoryError
-        return None
-    d = 1 << k if op == "shr" else k
-    if d <= 0 or op == "div" and ins.type in _SIGNED:
-        return None
-    if any(c % d for _, c in a.terms) or any(c < 0 for c in a.consts):
-        return None
-    return Affine([c // d for c in a.consts], tuple((s, c // d) for s, c in a.terms))
-
-
-def _disjoint_bits_sum(a: "Affine", b: "Affine") -> Optional["Affine"]:
-    """`a | b` (or `a ^ b`) as `a + b` when the bits cannot overlap: one side is known and below
-    2^k while every constant and unknown coefficient of the other is a multiple of 2^k (nvcc
-    writes `row * 1024 + lane` as an `or`)."""
-    if a.terms and b.terms:
-        return None
-    low, high = (b, a) if a.terms else (a, b)
-    top = max(low.consts, default=0)
-    if min(low.consts, default=0) < 0:
-        return None
-    step = 1 << top.bit_length()
-    if all(c % step == 0 for c in high.consts) and all(c % step == 0 for _, c in high.terms):
-        return Affine([x + y for x, y in zip(high.consts, low.consts)], high.terms)
-    return None
-
-
-def _masked_away(terms: tuple, mask: int) -> bool:
-    """Do unknown terms vanish under `x & mask`? They do when each is a multiple of the power of two
-    above the mask's highest bit: adding them never changes the bits the mask keeps (`i & 3` with
-    i = blockIdx.x * 256 + threadIdx.x is threadIdx.x & 3)."""
-    step = 1 << mask.bit_length()
-    return all(c % step == 0 for _, c in terms)
-
-
-def _all_distinct_unknowns(values: list) -> bool:
-    """Every thread holds a different value and none is known."""
-    if type(values) is Varying:
-        return True
-    return all(v[1] for v in values) and len(set(values)) == len(values)
-
-
-def _u(x, bits):
-    return x & ((1 << bits) - 1)
-
-
-def _shr(ins, v, bits, signed):
-    x, k = v
-    if signed:
-        x = x - (1 << bits) if _u(x, bits) >> (bits - 1) else _u(x, bits)
-        return x >> min(k, bits - 1)
-    return _u(x, bits) >> k if k < bits else 0
-
-
-def _div(ins, v, bits, signed):
-    x, y = v
-    if signed:
-        q = abs(x) // abs(y)
-        return q if (x >= 0) == (y >= 0) else -q
-    return _u(x, bits) // _u(y, bits)
-
-
-def _rem(ins, v, bits, signed):
-    x, y = v
-    if signed:
-        r = abs(x) % abs(y)
-        return r if x >= 0 else -r
-    return _u(x, bits) % _u(y, bits)
-
-
-def _bfe(ins, v, bits, signed):
-    x, pos, length = v[0], v[1] & 0xFF, v[2] & 0xFF
-    if length == 0:
-        return 0
-    field = (_u(x, bits) >> pos) & ((1 << length) - 1) if pos < bits else 0
-    if signed and field >> (length - 1):
-        field -= 1 << length
-    return field
-
-
-def _bfi(ins, v, bits, signed):
-    a, b, pos, length = v[0], v[1], v[2] & 0xFF, v[3] & 0xFF
-    mask = ((1 << length) - 1) << pos
-    return (_u(b, bits) & ~mask) | ((a << pos) & mask)
-
-
-def _prmt(ins, v, bits, signed):
-    a, b, sel = _u(v[0], 32), _u(v[1], 32), v[2]
-    src = a | (b << 32)
-    out = 0
-    for k in range(4):
-        s = (sel >> (4 * k)) & 0xF
-        byte = (src >> (8 * (s & 7))) & 0xFF
-        if s & 8:
-            byte = 0xFF if byte & 0x80 else 0
-        out |= byte << (8 * k)
-    return out
-
-
-def _mul_hi(ins, v, bits, signed):
-    return (v[0] * v[1]) >> bits
-
-
-_CONCRETE_OPS = {
-    "and": lambda ins, v, bits, s: v[0] & v[1],
-    "or": lambda ins, v, bits, s: v[0] | v[1],
-    "xor": lambda ins, v, bits, s: v[0] ^ v[1],
-    "not": lambda ins, v, bits, s: ~v[0],
-    "shr": _shr,
-    "div": _div,
-    "rem": _rem,
-    "min": lambda ins, v, bits, s: min(v[0], v[1]),
-    "max": lambda ins, v, bits, s: max(v[0], v[1]),
-    "abs": lambda ins, v, bits, s: abs(v[0]),
-    "bfe": _bfe,
-    "bfi": _bfi,
-    "prmt": _prmt,
-    "mul": _mul_hi,  # mul.hi (mul.lo / mul.wide are linear and handled before)
-    "popc": lambda ins, v, bits, s: bin(_u(v[0], bits)).count("1"),
-    "clz": lambda ins, v, bits, s: bits - _u(v[0], bits).bit_length(),
-    "brev": lambda ins, v, bits, s: int(format(_u(v[0], bits), f"0{bits}b")[::-1], 2),
-}
-
-_AFFINE_OPS = frozenset(["add", "sub", "mul", "mad", "shl", "cvt", "mov", "cvta"]) | frozenset(_CONCRETE_OPS)
-
-_COMPARE = {
-    "eq": lambda x, y: x == y, "ne": lambda x, y: x != y,
-    "lt": lambda x, y: x < y, "le": lambda x, y: x <= y, "gt": lambda x, y: x > y, "ge": lambda x, y: x >= y,
-    "lo": lambda x, y: x < y, "ls": lambda x, y: x <= y, "hi": lambda x, y: x > y, "hs": lambda x, y: x >= y,
-}

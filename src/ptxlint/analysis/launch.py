@@ -164,7 +164,7 @@ def out_of_bounds(ctx) -> Optional[str]:
     access with a known address would touch bytes outside the array it indexes (`s[threadIdx.x]`
     on a `__shared__ float s[64]` admits at most 64 threads). None when no access says so."""
     from .accesses import access_bits, access_kind
-    from .lanes import Affine
+    from .lane_values import Affine
 
     lanes = ctx.lanes
     variables = {v.name: v for v in ctx.module.variables}

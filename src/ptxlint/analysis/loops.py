@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .lanes import where_predicate
+from .lane_values import where_predicate
 
 MAX_ITERATIONS = 64
 

@@ -219,7 +219,7 @@ def cost_at_width(ctx, access: MemoryAccess, bits: int, kind: str, shift: int) -
 
 
 def _shifted(addresses, shift: int):
-    from .lanes import Affine, Varying
+    from .lane_values import Affine, Varying
 
     if type(addresses) is Affine:
         return Affine([c + shift for c in addresses.consts], addresses.terms)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..analysis.lanes import Varying
+from ..analysis.lane_values import Varying
 from ..analysis.spaces import access_space
 from ..frontend.ir import Instruction, registers_in
 from .registry import RuleDoc, register

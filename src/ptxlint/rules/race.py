@@ -13,7 +13,7 @@ from ..analysis.budget import spend
 from ..analysis.feasible import feasible_successors
 from ..analysis.live_lanes import used_by_threads
 from ..analysis.layout import source_name
-from ..analysis.lanes import Affine, Varying
+from ..analysis.lane_values import Affine, Varying
 from ..analysis.predicates import contradict
 from ..analysis.uniformity import BLOCK, WARP
 from ..analysis.loops import innermost_loop

@@ -122,6 +122,7 @@ class SymbolTable:
 
     def __post_init__(self) -> None:
         self._by_key: dict = {}
+        self._key_of: dict = {}
         self.origin: dict = _Origins()
         self.uniform: dict = {}
 
@@ -132,9 +133,14 @@ class SymbolTable:
         if name is None:
             name = f"u{len(self._by_key)}" if uniform else f"v{len(self._by_key)}"
             self._by_key[key] = name
+            self._key_of[name] = key
             self.origin[name] = origin
             self.uniform[name] = uniform
         return name
+
+    def key_of(self, name: str):
+        """The key a symbol was made for (a per-thread copy `v3#5` gives its symbol's key), or None."""
+        return self._key_of.get(name.split("#", 1)[0])
 
     def value(self, key, origin, uniform: bool = True) -> Value:
         return (0, ((self.symbol(key, origin, uniform), 1),))

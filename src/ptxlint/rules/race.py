@@ -566,7 +566,8 @@ def _evaluation_pairs(first: SharedSite, second: SharedSite, crossed):
     return [(x, y) for x in fa for y in sb]
 
 
-def _collide(first: SharedSite, second: SharedSite, crossed, want_inside: bool, rejected: Optional[set] = None) -> tuple:
+def _collide(first: SharedSite, second: SharedSite, crossed, want_inside: bool,
+             rejected: Optional[set] = None) -> tuple:
     """(cross-warp conflict, same-warp conflict): pairs of different threads that touch a common byte,
     each None when the analysis cannot prove one. Pairs left out because a thread's reach is
     undecided put whether they were cross-warp (True) or same-warp (False) in `rejected`."""

@@ -322,15 +322,15 @@ def rotated_offsets(lanes, values: list, space: str, nbytes: int) -> Optional[tu
     whose cost is the cost for every U. Constant reads: the distinct count never changes; shared
     accesses: the banks rotate with U when M * s is a multiple of 128 bytes or at most 128.
     None when the addresses are not of that form."""
-    keys = lanes.table.key_of
+    key_of = lanes.table.key_of
     family = scale = common = None
     offsets = []
     for const, terms in values:
-        rot = [(sym, c) for sym, c in terms if isinstance(keys.get(sym), tuple) and keys[sym][0] == "rotation"]
+        rot = [(sym, c) for sym, c in terms if isinstance(key_of(sym), tuple) and key_of(sym)[0] == "rotation"]
         if len(rot) != 1:
             return None
         sym, coef = rot[0]
-        key = keys[sym]
+        key = key_of(sym)
         rest = tuple(t for t in terms if t[0] != sym)
         if family is None:
             family, scale, common = key[1:3], coef, rest
@@ -344,7 +344,7 @@ def rotated_offsets(lanes, values: list, space: str, nbytes: int) -> Optional[tu
     if space == "shared" and not (span % 128 == 0 or span <= 128):
         return None
     origin = lanes.table.origin.get(next(sym for sym, _ in values[0][1]
-                                         if isinstance(keys.get(sym), tuple) and keys[sym][0] == "rotation"))
+                                         if isinstance(key_of(sym), tuple) and key_of(sym)[0] == "rotation"))
     return offsets, (f"the index is {origin}: counted with the unknown at 0; the count is the same for every "
                      "value it takes")
 

@@ -125,7 +125,7 @@ class GlobalEvaluation:
         return out
 
     def _key(self, sym: str):
-        return self.lanes.table.key_of.get(sym)
+        return self.lanes.table.key_of(sym)
 
     def _is_global(self, ins: Instruction, addresses) -> Optional[bool]:
         """For a generic access: True when its address is built from a kernel pointer parameter or a

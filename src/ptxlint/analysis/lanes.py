@@ -346,11 +346,15 @@ class LaneEvaluator:
                 return found[0]
         self._in_progress.add(key)
         depth[0] += 1
+        # the definition being evaluated names the unknowns it derives (`_site`); a definition
+        # evaluated inside it must hand that name back, or two values share one unknown
+        outer_site = self._site
         try:
             values, notes = self.collect(self._evaluate_definition, self.function.instructions[index], reg)
         finally:
             self._in_progress.discard(key)
             depth[0] -= 1
+            self._site = outer_site
         if self._is_predicate(reg):
             self._mark_boolean(values)
         memo[key] = (values, notes)

@@ -122,7 +122,7 @@ class SymbolTable:
 
     def __post_init__(self) -> None:
         self._by_key: dict = {}
-        self.key_of: dict = {}  # symbol -> its key
+        self._key_of: dict = {}  # symbol -> its key
         self.origin: dict = _Origins()
         self.uniform: dict = {}
 
@@ -133,7 +133,7 @@ class SymbolTable:
         if name is None:
             name = f"u{len(self._by_key)}" if uniform else f"v{len(self._by_key)}"
             self._by_key[key] = name
-            self.key_of[name] = key
+            self._key_of[name] = key
             self.origin[name] = origin
             self.uniform[name] = uniform
         return name
@@ -141,6 +141,10 @@ class SymbolTable:
     def interned(self, key) -> Optional[str]:
         """The symbol already made for `key`, or None."""
         return self._by_key.get(key)
+
+    def key_of(self, name: str):
+        """The key a symbol was made for (a per-thread copy `v3#5` gives its symbol's key), or None."""
+        return self._key_of.get(name.split("#", 1)[0])
 
     def value(self, key, origin, uniform: bool = True) -> Value:
         return (0, ((self.symbol(key, origin, uniform), 1),))

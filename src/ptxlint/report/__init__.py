@@ -6,6 +6,10 @@ NOT_CHECKED_TEXT = {
     "RACE001": "shared accesses whose addresses are known only at run time (RACE001)",
     "WARP001": "shared accesses whose addresses are known only at run time (WARP001)",
     "SHFL001": "warp intrinsics in divergent code whose mask is known only at run time (SHFL001)",
+    "RACE001-undecided-reach": "pairs of shared accesses that meet only in threads whose reach depends on values "
+                               "the kernel computed at run time (RACE001)",
+    "WARP001-undecided-reach": "pairs of shared accesses that meet only in threads whose reach depends on values "
+                               "the kernel computed at run time (WARP001)",
 }
 
 

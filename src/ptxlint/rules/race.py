@@ -11,6 +11,7 @@ from typing import Optional
 from ..analysis import symbolic as S
 from ..analysis.budget import spend
 from ..analysis.feasible import feasible_successors
+from ..analysis.guard_origin import guard_origins
 from ..analysis.live_lanes import used_by_threads
 from ..analysis.layout import source_name
 from ..analysis.lane_values import Affine, Varying
@@ -22,6 +23,8 @@ from ..frontend.ir import Immediate, Instruction, Register, VectorOperand
 from .registry import RuleDoc, register
 from .sync import barrier_kind, call_targets, callee_name, diagnostic, is_arrive, where
 
+# not-checked counts: pairs of accesses that meet only in threads whose reach is undecided
+UNDECIDED_REACH = {code: f"{code}-undecided-reach" for code in ("RACE001", "WARP001")}
 MAX_PAIRS = 4000  # access pairs compared per kernel; beyond that the rest is skipped with a note
 _KIND = {"load": "read", "ldmatrix": "read", "store": "write", "stmatrix": "write", "atomic": "atomic"}
 
@@ -46,6 +49,17 @@ class Evaluation:
     def conditions(self) -> list:
         """Per thread, the literals under which it executes the access (predicates.py)."""
         return self.evaluator.reach_conditions(self.instruction)
+
+    @cached_property
+    def undecided(self) -> frozenset:
+        """Unsure threads whose reach hangs on a condition ptxlint cannot decide for them: a value
+        the kernel itself produced (read back from shared memory, an atomic's result), unknown per
+        thread (analysis/guard_origin.py). They are no race witnesses: such guards are how kernels
+        keep the colliding threads out (`tid - head >= offset` in a segmented scan)."""
+        if not self.unsure:
+            return frozenset()
+        return guard_origins(self.evaluator.ctx).undecided(self.evaluator, self.instruction, self.unsure,
+                                                           self.conditions)
 
     @cached_property
     def aligned(self) -> bool:
@@ -479,7 +493,8 @@ def _find_conflicts(ctx) -> dict:
         accesses = sum(len(at) for s in sites for ev in s.evaluations for at in ev.threads_at.values())
         if accesses <= CONTESTED_PASS_MAX_ACCESSES_PER_SITE * len(sites):
             sites = _contested_sites(sites)
-    result = {"block": [], "warp": [], "lanes": [], "notes": [], "not_checked": {"RACE001": 0, "WARP001": 0}}
+    result = {"block": [], "warp": [], "lanes": [], "notes": [],
+              "not_checked": {"RACE001": 0, "WARP001": 0, **{key: 0 for key in UNDECIDED_REACH.values()}}}
     if not sites:
         return result
     block_reach = _reachable(ctx, sites, warp_level=False)
@@ -487,6 +502,7 @@ def _find_conflicts(ctx) -> dict:
     compared = 0
     in_block_pairs: set = set()
     in_warp_pairs: set = set()
+    undecided_pairs = {"RACE001": 0, "WARP001": 0}
     try:
         for a in range(len(sites)):
             pairs = sorted(block_reach[a])
@@ -506,7 +522,10 @@ def _find_conflicts(ctx) -> dict:
                 in_block_pairs |= {a, b}
                 if crossed is None:
                     in_warp_pairs.add(a)
-                    cross, inside = _same_store(first)
+                    rejected: set = set()
+                    cross, inside = _same_store(first, rejected)
+                    if cross is None and inside is None and rejected:
+                        undecided_pairs["RACE001"] += 1
                     if cross is not None:
                         result["block"].append(cross)
                     elif inside is not None:
@@ -516,7 +535,12 @@ def _find_conflicts(ctx) -> dict:
                 in_warp = (b, crossed) in warp_reach[a]
                 if in_warp:
                     in_warp_pairs |= {a, b}
-                cross, inside = _collide(first, second, crossed, want_inside=in_warp)
+                rejected: set = set()
+                cross, inside = _collide(first, second, crossed, want_inside=in_warp, rejected=rejected)
+                if cross is None and True in rejected:
+                    undecided_pairs["RACE001"] += 1
+                if inside is None and in_warp and False in rejected:
+                    undecided_pairs["WARP001"] += 1
                 if cross is not None:
                     result["block"].append(cross)
                 elif inside is not None:
@@ -525,6 +549,8 @@ def _find_conflicts(ctx) -> dict:
         counts = result["not_checked"]
         counts["RACE001"] = sum(any(e.unknown_addresses[0] for e in sites[k].evaluations) for k in in_block_pairs)
         counts["WARP001"] = sum(any(e.unknown_addresses[1] for e in sites[k].evaluations) for k in in_warp_pairs)
+        for code, n in undecided_pairs.items():
+            counts[UNDECIDED_REACH[code]] = n
     return result
 
 
@@ -539,19 +565,28 @@ def _stored_values(ev: Evaluation) -> Optional[list]:
     return list(zip(*vectors))
 
 
-def _same_store(site: SharedSite) -> tuple:
+def _same_store(site: SharedSite, rejected: Optional[set] = None) -> tuple:
     """(cross-warp conflict, same-warp conflict) inside one execution of one store: two threads
     writing the same bytes with values known to differ. Equal values are benign; values from
-    run-time data are not known to differ, so they are not reported."""
+    run-time data are not known to differ, so they are not reported. Threads whose reach is
+    undecided (`Evaluation.undecided`) take no part; `rejected` gets True when that left a store's
+    bytes with fewer than two writers."""
     cross = inside = None
     for ev in site.evaluations:
         if not ev.aligned:
             continue
         values = None
+        undecided = ev.undecided
         for terms, at in ev.threads_at.items():
             for c, threads in at.items():
                 if len(threads) < 2:
                     continue
+                if undecided:
+                    threads = [t for t in threads if t not in undecided]
+                    if len(threads) < 2:
+                        if rejected is not None:
+                            rejected.add(True)
+                        continue
                 if values is None:
                     values = _stored_values(ev)
                     if values is None:
@@ -612,13 +647,15 @@ def _evaluation_pairs(first: SharedSite, second: SharedSite, crossed):
     return [(x, y) for x in fa for y in sb]
 
 
-def _collide(first: SharedSite, second: SharedSite, crossed, want_inside: bool) -> tuple:
+def _collide(first: SharedSite, second: SharedSite, crossed, want_inside: bool,
+             rejected: Optional[set] = None) -> tuple:
     """(cross-warp conflict, same-warp conflict): pairs of different threads that touch a common byte,
-    each None when the analysis cannot prove one."""
+    each None when the analysis cannot prove one. Pairs left out because a thread's reach is
+    undecided put whether they were cross-warp (True) or same-warp (False) in `rejected`."""
     cross = inside = None
     for ea, eb in _evaluation_pairs(first, second, crossed):
         same_grid = ea.nbytes == eb.nbytes and ea.aligned and eb.aligned
-        possible = _possible_pair(ea, eb, crossed)
+        possible = _possible_pair(ea, eb, crossed, rejected)
         for terms, at_a in ea.threads_at.items():
             at_b = eb.threads_at.get(terms)
             if at_b is None:
@@ -651,12 +688,17 @@ def _collide(first: SharedSite, second: SharedSite, crossed, want_inside: bool) 
     return cross, inside
 
 
-def _possible_pair(ea: Evaluation, eb: Evaluation, crossed):
+def _possible_pair(ea: Evaluation, eb: Evaluation, crossed, rejected: Optional[set] = None):
     """None when every pair of threads may run the two accesses together; else a test (t1, t2) ->
     bool that rejects the pairs whose conditions contradict: both accesses under unknown conditions
     that one run cannot satisfy at once (`if (x < n)` writer, `if (x >= n)` reader, x and n the same in
-    both threads). Not across loop iterations: an unknown read in a loop may change between them."""
-    if crossed or not (ea.unsure or eb.unsure):
+    both threads). Not across loop iterations: an unknown read in a loop may change between them.
+    It also rejects the pairs with a thread whose reach is undecided (`Evaluation.undecided`),
+    noting in `rejected` whether such a pair was cross-warp."""
+    if not (ea.unsure or eb.unsure):
+        return None
+    undecided_a, undecided_b = ea.undecided, eb.undecided
+    if crossed and not (undecided_a or undecided_b):
         return None
 
     def key(ev: Evaluation, t: int):
@@ -677,7 +719,11 @@ def _possible_pair(ea: Evaluation, eb: Evaluation, crossed):
             for t2 in reps_b:
                 if t1 == t2 or (t1 // 32 != t2 // 32) != cross_warp:
                     continue
-                if t1 not in ea.unsure and t2 not in eb.unsure:
+                if t1 in undecided_a or t2 in undecided_b:
+                    if rejected is not None:
+                        rejected.add(cross_warp)
+                    continue
+                if crossed or t1 not in ea.unsure and t2 not in eb.unsure:
                     return t1, t2
                 if not contradict(ea.conditions[t1], eb.conditions[t2]):
                     return t1, t2
@@ -767,6 +813,14 @@ other lanes' reads reach no result. Threads that provably do not reach an access
 are evaluated per thread in three-valued logic: `true || unknown` is true) do not take part, and a
 pair whose conditions contradict each other (`if (x < n)` writer, `if (x >= n)` reader, with x and n
 the same in both threads) is not a race.
+
+Unknown reach is not reach when the kernel made the unknown: a thread whose access is guarded by a
+per-thread value the kernel computed at run time (read back from shared memory, an atomic's result)
+is no witness, since such values carry invariants ptxlint does not follow (`if (t - head >= offset)`
+in a segmented scan, the head read back from shared memory and never above `t`, keeps out exactly
+the threads whose index `t - offset` would fall in the other half of a ping-pong buffer;
+`if (atomicAdd(&n, 1) == 0)` holds in one thread). Such pairs are counted as "not checked". A guard on
+input data (global memory, parameters) still counts: some input lets any two threads pass it.
 """,
         why_is_this_bad="""
 Without a barrier, nothing orders the two accesses: the reader may see the old or the new value,
@@ -787,6 +841,7 @@ out[i] = s[(threadIdx.x + 1) % blockDim.x];
 def check_shared_race(ctx):
     conflicts = shared_conflicts(ctx)
     ctx.not_checked["RACE001"] = conflicts["not_checked"]["RACE001"]
+    ctx.not_checked[UNDECIDED_REACH["RACE001"]] = conflicts["not_checked"][UNDECIDED_REACH["RACE001"]]
     by_position: dict = {}
     for c in conflicts["block"] + conflicts["lanes"]:
         by_position.setdefault(ctx.position(c.second.instruction), []).append(c)

@@ -69,17 +69,16 @@ class _Terms:
     def __init__(self, ctx) -> None:
         self.ctx = ctx
         self.table = ctx.lanes.table
-        self.keys = self.table.key_of
         self.params = {p.name for p in ctx.function.params}
 
     def block_dim(self, sym: str) -> Optional[str]:
-        key = self.keys.get(sym)
+        key = self.table.key_of(sym)
         if isinstance(key, tuple) and len(key) == 2 and key[0] == "special" and key[1].startswith("%ctaid."):
             return key[1][-1]
         return None
 
     def launch_invariant(self, sym: str) -> bool:
-        key = self.keys.get(sym)
+        key = self.table.key_of(sym)
         if not isinstance(key, tuple) or not key:
             return False
         if key[0] in ("param", "param-address"):

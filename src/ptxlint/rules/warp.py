@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .race import conflict_notes, shared_conflicts
+from .race import UNDECIDED_REACH, conflict_notes, shared_conflicts
 from .registry import RuleDoc, register
 from .sync import diagnostic, where
 
@@ -44,6 +44,7 @@ if (tid < 32) {
 def check_warp_synchronous(ctx):
     conflicts = shared_conflicts(ctx)
     ctx.not_checked["WARP001"] = conflicts["not_checked"]["WARP001"]
+    ctx.not_checked[UNDECIDED_REACH["WARP001"]] = conflicts["not_checked"][UNDECIDED_REACH["WARP001"]]
     block_pairs = {(id(c.first), id(c.second)) for c in conflicts["block"]}
     found = [c for c in conflicts["warp"] if (id(c.first), id(c.second)) not in block_pairs]
     if not found:

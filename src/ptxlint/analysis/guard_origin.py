@@ -1,0 +1,186 @@
+"""Where an unknown branch condition comes from: input data, or state the kernel produced itself.
+
+The per-lane evaluator (lanes.py) keeps a condition it cannot decide as an unknown predicate per
+thread. For most such conditions any thread may pass: `if (in[i] < n)` depends on the input, and
+some input lets any two threads pass together. Some conditions are not free like that. They test
+values the kernel computed at run time and read back from shared memory, or an atomic's result,
+and those values carry invariants of the kernel that the evaluator does not follow: a segment
+head read back from shared memory is never above the thread's own index, so `tid - head >= offset`
+keeps out exactly the threads below `offset`; `atomicAdd(&n, 1) == 0` holds in one thread only.
+
+`GuardOrigins.undecided(evaluator, ins, unsure, conditions)` finds the threads whose reach of `ins`
+hangs on such a condition: each unknown literal of a thread (predicates.py) is traced to the branch
+or guard that made it, and that predicate register is followed back along reaching definitions,
+without following addresses (a value loaded from `s[tid]` is data, not the thread index).
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from . import predicates as P
+from .budget import spend
+from ..frontend.ir import Instruction, Register
+
+MAX_DEFINITIONS = 400  # definitions followed per predicate; a guard's arithmetic is a few dozen
+
+# what a value is computed from
+THREAD_INDEX = "thread index"  # %tid, %laneid
+SHARED_LOAD = "shared memory"  # a value read back from shared memory
+ATOMIC = "atomic"              # an atomic's result
+INPUT = "input"                # loads from other spaces, parameters, values from outside the function
+
+_THREAD_REGISTERS = ("%tid.", "%laneid")
+
+
+def undecidable(sources: frozenset) -> bool:
+    """Does a per-thread condition computed from these sources leave unknown which threads pass it?
+    Input data does not (some input lets any threads pass together); state the kernel produced
+    does (a value read back from shared memory, an atomic's result)."""
+    return SHARED_LOAD in sources or ATOMIC in sources
+
+
+class GuardOrigins:
+    """Per kernel: what branch and guard predicates are computed from, and which threads' reach of
+    an access hangs on one whose origin leaves it undecided."""
+
+    def __init__(self, ctx) -> None:
+        self.ctx = ctx
+        self._sources: dict = {}    # (instruction index, register name) -> frozenset of sources
+        self._deciders: dict = {}   # block id -> [(instruction, predicate register)] that may decide it
+        self._per_thread: dict = {}  # (id of a symbol table, symbol) -> per-thread unknown?
+
+    def sources(self, ins: Instruction, reg: Register) -> frozenset:
+        """What `reg`, as `ins` reads it, is computed from: THREAD_INDEX, SHARED_LOAD, ATOMIC, INPUT."""
+        key = (ins.index, reg.name)
+        found = self._sources.get(key)
+        if found is None:
+            found = self._sources[key] = self._walk(ins, reg)
+        return found
+
+    def undecided(self, evaluator, ins: Instruction, unsure, conditions: list) -> frozenset:
+        """The threads of `unsure` whose literals in `conditions` (per thread, as
+        `LaneEvaluator.reach_conditions(ins)` gives them) include a per-thread unknown made by a
+        branch or guard whose predicate is undecidable (`undecidable`)."""
+        if not unsure:
+            return frozenset()
+        deciders = None
+        table = evaluator.table
+        out = set()
+        for t in unsure:
+            literals = [value for value, _ in conditions[t] if self._is_per_thread(table, value)]
+            if not literals:
+                continue
+            if deciders is None:
+                deciders = [(d, r) for d, r in self._deciding_predicates(ins) if undecidable(self.sources(d, r))]
+                if not deciders:
+                    return frozenset()
+            for d, r in deciders:
+                spend()
+                value = evaluator.register(d, r)[t]
+                if P.known_truth(value) is None and P.literal(value, True)[0] in literals:
+                    out.add(t)
+                    break
+        return frozenset(out)
+
+    def _deciding_predicates(self, ins: Instruction) -> list:
+        """The guard of `ins` and the predicates of the conditional branches that end the blocks from
+        which its block is reached along forward edges: where its unknown literals come from."""
+        fn = self.ctx.function
+        block_id = fn.block_of(ins).id
+        found = self._deciders.get(block_id)
+        if found is None:
+            cfg = self.ctx.cfg
+            back = cfg.back_edges
+            seen, stack = set(), [block_id]
+            while stack:
+                node = stack.pop()
+                for pred in cfg.predecessors(node):
+                    if isinstance(pred, int) and (pred, node) not in back and pred not in seen:
+                        seen.add(pred)
+                        stack.append(pred)
+            found = []
+            for b in sorted(seen):
+                instructions = fn.blocks[b].instructions
+                last = instructions[-1] if instructions else None
+                if last is not None and last.op == "bra" and last.guard is not None:
+                    found.append((last, last.guard))
+            self._deciders[block_id] = found
+        if ins.guard is not None:
+            return [(ins, ins.guard)] + found
+        return found
+
+    def _is_per_thread(self, table, value) -> bool:
+        """Does `value` hold an unknown of its own per thread (`v3#5`: data loaded per thread and what
+        is computed from it), also inside an unknown made from other values (`p && q`)?"""
+        stack, seen = [value], set()
+        while stack:
+            item = stack.pop()
+            if not isinstance(item, tuple):
+                continue
+            if len(item) == 2 and isinstance(item[0], str) and isinstance(item[1], int):
+                name = item[0]
+                if "#" in name:
+                    return True
+                if name in seen:
+                    continue
+                seen.add(name)
+                key = table.key_of(name)
+                if key is not None and key[0] == "opaque":
+                    stack.append(key[1])
+                elif key is not None and not table.uniform.get(name, True):
+                    return True
+                continue
+            stack.extend(item)
+        return False
+
+    def _walk(self, ins: Instruction, reg: Register) -> frozenset:
+        instructions = self.ctx.function.instructions
+        dataflow = self.ctx.dataflow
+        found: set = set()
+        seen: set = set()
+        stack = list(dataflow.definitions(ins, reg))
+        if not stack:
+            found.add(INPUT)
+        while stack and len(seen) < MAX_DEFINITIONS:
+            d = stack.pop()
+            if d in seen:
+                continue
+            seen.add(d)
+            definition = instructions[d]
+            origin = _memory_origin(definition)
+            if origin is not None:
+                found.add(origin)
+                continue  # a loaded value: its address says where, not what
+            for source in definition.sources():
+                if source.is_special:
+                    if source.name.startswith(_THREAD_REGISTERS):
+                        found.add(THREAD_INDEX)
+                    continue
+                definitions = dataflow.definitions(definition, source)
+                if not definitions:
+                    found.add(INPUT)  # defined outside the function
+                stack.extend(definitions)
+        if stack:
+            found.add(INPUT)  # walk cut short: something else may feed it
+        return frozenset(found)
+
+
+def _memory_origin(ins: Instruction) -> Optional[str]:
+    """SHARED_LOAD, ATOMIC or INPUT for an instruction that brings a value in from memory or from
+    other threads, None for arithmetic (whose operands the walk follows)."""
+    if ins.op == "atom":
+        return ATOMIC
+    if ins.op in ("ld", "ldu"):
+        return SHARED_LOAD if ins.space == "shared" else INPUT
+    if ins.op in ("tex", "tld4", "suld", "ldmatrix", "mbarrier", "cp", "vote", "redux", "match", "activemask"):
+        return INPUT
+    return None
+
+
+def guard_origins(ctx) -> GuardOrigins:
+    """The kernel's GuardOrigins, made on first use."""
+    found = ctx.__dict__.get("_guard_origins")
+    if found is None:
+        found = ctx.__dict__["_guard_origins"] = GuardOrigins(ctx)
+    return found

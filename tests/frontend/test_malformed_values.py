@@ -34,6 +34,8 @@ CASES = {
     "setp_missing_operand": (kernel("\tsetp.lt.s32 %p1, %r1;"), "setp", "`setp` takes at least 3 operands, found 2"),
     "add_missing_operand": (kernel("\tadd.s32 %r2, %r1;"), "add.s32", "`add` takes at least 3"),
     "shl_missing_operand": (kernel("\tshl.b32 %r2;"), "shl.b32", "`shl` takes at least 3"),
+    # found by the long fuzz run (bench/fuzz_runs, run 3): a byte flip turned `%r10` into `%r,0`
+    "add_extra_operand": (kernel("\tadd.s32 %r2, %r,0, %r1;"), "add.s32", "`add` takes at most 3 operands, found 4"),
     "nested_too_deep": (kernel("\tmov.b32 %r2, " + "(" * 4000 + "%r1" + ")" * 4000 + ";"), "mov.b32 %r2", "nested more than"),
 }
 

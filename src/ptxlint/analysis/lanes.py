@@ -735,6 +735,8 @@ class LaneEvaluator:
         wide = "wide" in ins.modifiers
         out_bits = 2 * bits if wide else bits
         if op in ("add", "sub"):
+            if len(vecs) != 2:
+                return None
             a, b = vecs
             if op == "add":
                 consts = [x + y for x, y in zip(a.consts, b.consts)]

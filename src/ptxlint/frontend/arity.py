@@ -2,8 +2,9 @@
 (ptxas rejects it) and is reported at its line, instead of reaching an analysis that reads an
 operand that is not there.
 
-Only lower bounds, and only for the opcodes whose operands the analyses read by position; any other
-opcode is accepted as written.
+Lower bounds for the opcodes whose operands the analyses read by position, and upper bounds for
+those of them whose every form has a fixed count (`add d, a, b, c` is as malformed as `add d, a`);
+any other opcode is accepted as written.
 """
 
 from __future__ import annotations
@@ -22,8 +23,19 @@ _MINIMUM = {
 }
 
 
+# opcode -> most operands, for the ones with a fixed count in every form (min/max are not: sm_90
+# has three-input forms)
+_MAXIMUM = {
+    "add": 3, "sub": 3, "mul": 3, "div": 3, "rem": 3, "and": 3, "or": 3, "xor": 3, "shl": 3, "shr": 3,
+    "not": 2, "neg": 2, "cnot": 2, "mad": 4, "selp": 4,
+}
+
+
 def missing_operands(op: str, modifiers: tuple, count: int) -> Optional[str]:
     """Why an instruction with `count` operands is malformed, or None when it is not."""
+    most = _MAXIMUM.get(op)
+    if most is not None and count > most:
+        return f"`{op}` takes at most {most} operands, found {count}"
     need = _MINIMUM.get(op)
     if need is None:
         return None

@@ -347,9 +347,26 @@ class _IrBuilder:
 
     def loc(self, c):
         token = c[0]
-        decoded = _decode_loc(str(token))
+        self._add_loc(str(token), token.end_line + self.line_offset)
+        return None
+
+    def located_instruction(self, c):
+        token = c[0]
+        text = str(token)
+        end = _LOC_LINES.match(text).end()
+        line = token.line + self.line_offset
+        start = 0
+        while start < end:  # each .loc line, at its own line number
+            stop = text.find("\n", text.find(".loc", start))
+            self._add_loc(text[start:stop], line + text[:stop].count("\n"))
+            start = stop + 1
+        self._add_instruction(text[end:], line + text[:end].count("\n"), 1)
+        return None
+
+    def _add_loc(self, text: str, line: int) -> None:
+        decoded = _decode_loc(text)
         if isinstance(decoded, str):
-            raise InputError(self.path, decoded, token.end_line + self.line_offset, None)
+            raise InputError(self.path, decoded, line, None)
         file_index, line, column, function_name, inlined = decoded
         if inlined is not None:
             # nvcc writes a chain of inlining as consecutive .loc lines, each naming the position of
@@ -358,14 +375,16 @@ class _IrBuilder:
         loc = (file_index, line, column, function_name, inlined)
         self.recent_locs[loc[:3]] = loc
         self.current_loc = loc
-        return None
 
     def instruction(self, c):
         token = c[0]
-        text = str(token)
+        self._add_instruction(str(token), token.line + self.line_offset, token.column)
+        return None
+
+    def _add_instruction(self, text: str, line: int, token_column: int) -> None:
+        """An instruction token's text, starting at `line` (its leading whitespace included)."""
         m = _INSTRUCTION_PARTS.match(text)
         negated, guard_name, opcode, operand_text = m.groups()
-        line = token.line + self.line_offset
         operands = ()
         if operand_text.strip():
             try:
@@ -374,7 +393,7 @@ class _IrBuilder:
                 offset = m.start(4) + err.offset
                 before = text[:offset]
                 err_line = line + before.count("\n")
-                column = offset - before.rfind("\n") if "\n" in before else token.column + offset
+                column = offset - before.rfind("\n") if "\n" in before else token_column + offset
                 column = max(column, 1)
                 raise InputError(self.path, f"syntax error: {err}", err_line, column) from None
         ins = ir.Instruction(
@@ -385,7 +404,6 @@ class _IrBuilder:
         if wrong is not None:
             raise InputError(self.path, f"syntax error: {wrong}", ins.ptx_line, None)
         self.instructions.append(ins)
-        return None
 
 
 @lru_cache(maxsize=8192)
@@ -420,6 +438,7 @@ def _is_number(word: str) -> bool:
 # a run of digits backtrack exponentially on a long malformed `.b8` line.
 _SECTION_VALUE = r"[-+]?[.$\w]+(?:[-+][.$\w]+)*"
 _SECTION_LINE = re.compile(rf"(?:[$\w]+:|\.b(?:8|16|32|64)\s+{_SECTION_VALUE}(?:\s*,\s*{_SECTION_VALUE})*)\Z")
+_LOC_LINES = re.compile(r"(?:\s*\.loc[ \t][^\n]*\n)+")  # the .loc lines of a LOCATED_INSTRUCTION
 _INSTRUCTION_PARTS = re.compile(r"\s*(?:@(!?)(%?[\w$]+)\s+)?([a-z][\w.:]*)(.*);", re.S)
 
 
@@ -524,7 +543,7 @@ def _parser() -> tuple:
 
 _TERMINAL_DESCRIPTIONS = {
     "SEMICOLON": "';'", "COMMA": "','", "LBRACE": "'{'", "RBRACE": "'}'", "LSQB": "'['", "RSQB": "']'",
-    "LPAR": "'('", "RPAR": "')'", "INSTRUCTION": "an instruction", "REG": "a register", "NAME": "a name",
+    "LPAR": "'('", "RPAR": "')'", "INSTRUCTION": "an instruction", "LOCATED_INSTRUCTION": "an instruction", "REG": "a register", "NAME": "a name",
     "LOC": "a .loc", "SECTION_BODY": "a section body", "CALLPROTOTYPE": "a .callprototype",
     "INT": "an integer", "DOTWORD": "a directive", "LABEL_DEF": "a label", "STRING": "a string",
     "HEX_FLOAT": "a float", "DEC_FLOAT": "a float", "VERSION_NUMBER": "a version number", "PLUS": "'+'",

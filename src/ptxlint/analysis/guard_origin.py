@@ -111,9 +111,25 @@ class GuardOrigins:
         return found
 
     def _is_per_thread(self, table, value) -> bool:
-        """Does `value` hold an unknown of its own per thread (`v3#5`: data loaded per thread and what
-        is computed from it), also inside an unknown made from other values (`p && q`)?"""
-        stack, seen = [value], set()
+        """Does the predicate `value` hold an unknown of its own per thread (`v3#5`: data loaded per
+        thread and what is computed from it), also inside an unknown made from other values
+        (`p && q`)? Asked for every thread's every literal: each symbol's answer is kept."""
+        return any(self._symbol_per_thread(table, name) for name, _ in value[1])
+
+    def _symbol_per_thread(self, table, name: str) -> bool:
+        if "#" in name:
+            return True
+        memo = self._per_thread
+        found = memo.get((id(table), name))
+        if found is None:
+            found = memo[(id(table), name)] = self._made_per_thread(table, name)
+        return found
+
+    def _made_per_thread(self, table, root: str) -> bool:
+        """The walk behind _symbol_per_thread: through the keys of opaque unknowns, to a per-thread
+        symbol (True) or to none (False); symbols already answered are not walked again."""
+        memo = self._per_thread
+        stack, seen = [(root, 1)], set()
         while stack:
             item = stack.pop()
             if not isinstance(item, tuple):
@@ -125,6 +141,11 @@ class GuardOrigins:
                 if name in seen:
                     continue
                 seen.add(name)
+                known = memo.get((id(table), name)) if name != root else None
+                if known is not None:
+                    if known:
+                        return True
+                    continue
                 key = table.key_of(name)
                 if key is not None and key[0] == "opaque":
                     stack.append(key[1])

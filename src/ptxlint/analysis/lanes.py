@@ -2,8 +2,8 @@
 
 Threads are numbered linearly (x + y*Dx + z*Dx*Dy); warp w holds threads 32w..32w+31. Values are
 `symbolic.Value`s, one per thread, in the vector forms of lane_values.py (the value domain: this
-module reads the IR and, for each opcode, combines values there). Evaluation follows reaching definitions backwards from a use, memoised per
-(definition, register). Whatever the evaluator had to assume is recorded as a note that travels
+module reads the IR and, for each opcode, combines values there). Evaluation follows reaching
+definitions backwards from a use, memoised per (definition, register). Whatever the evaluator had to assume is recorded as a note that travels
 with the result, so a finding can say it.
 """
 
@@ -514,8 +514,8 @@ class LaneEvaluator:
                        "the analysis covers every iteration with one uniform unknown")
             base = as_affine(init)
             if base is not None:  # one sum of terms for every thread
-                return Affine(base.consts, S.add((0, base.terms), term)[1]) if not term[0] else \
-                    [S.add(v, term) for v in init]
+                shift, terms = S.add((0, base.terms), term)
+                return Affine([c + shift for c in base.consts] if shift else base.consts, terms)
             return [S.add(v, term) for v in init]
         if S.uniform_across(init):
             self._note(f"{reg.name} is updated in a loop{where} in a way the analysis does not follow; "
@@ -933,8 +933,9 @@ class LaneEvaluator:
         for s, a in x[1]:
             for r, b in y[1]:
                 key = ("product",) + tuple(sorted((s, r)))
-                if self.table.interned(key) is not None:
-                    product = (0, ((self.table.interned(key), 1),))
+                known = self.table.interned(key)
+                if known is not None:
+                    product = (0, ((known, 1),))
                 else:
                     origins = self.table.origin
                     product = self.table.value(key, f"{origins.get(key[1], key[1])} * {origins.get(key[2], key[2])}",
@@ -995,41 +996,34 @@ class LaneEvaluator:
         from the quotients of its known parts by m and which remainder is smaller, so threads that
         agree on those get the same result, computed once; otherwise each thread's comparison is
         its own canonical unknown. The values are the per-thread path's. None when it does not apply."""
-        if cmp in ("eq", "ne") or not type_name or type_name[:1] not in "usb" or not type_name[1:].isdigit():
+        form = P.canonical_form(cmp, type_name)
+        if form is None or form[0] == "eq":
             return None
         va, vb = as_affine(a), as_affine(b)
         if va is None or vb is None or va.terms == vb.terms:
             return None
         ta, tb = va.terms, vb.terms
-        m = P._stride((0, ta), (0, tb), int(type_name[1:]))
+        m = P.common_stride((0, ta), (0, tb), int(form[3]))
         if m <= 1:
-            return self._canonical_per_thread(P.canonical_form(cmp, type_name), va, vb)
+            return self._canonical_per_thread(form, va, vb)
         found: dict = {}
         out = []
         for x, y in zip(va.consts, vb.consts):
-            if m > 1:
-                q, r = divmod(x, m)
-                q2, r2 = divmod(y, m)
-                key = (q, q2, (r > r2) - (r < r2))
-            else:
-                key = (x, y)
+            q, r = divmod(x, m)
+            q2, r2 = divmod(y, m)
+            key = (q, q2, (r > r2) - (r < r2))
             value = found.get(key)
             if value is None:
-                if m > 1:
-                    value = P.strided_compare(cmp, type_name, (x, ta), (y, tb), self._boolean_opaque)
-                else:
-                    value = P.canonical_compare(cmp, type_name, (x, ta), (y, tb), self._boolean_opaque)
+                value = found[key] = P.strided_compare(cmp, type_name, (x, ta), (y, tb), self._boolean_opaque)
                 if value is None:
                     return None
-                found[key] = value
             out.append(value)
         return as_affine(out) or out
 
-    def _canonical_per_thread(self, form: Optional[tuple], va: Affine, vb: Affine) -> Optional[list]:
-        """P.canonical_compare in each thread, for operands whose unknown parts differ: one boolean
-        unknown per thread (`tid * 4 + k < n`), made here in one loop (it is a hot path)."""
-        if form is None:
-            return None
+    def _canonical_per_thread(self, form: tuple, va: Affine, vb: Affine) -> list:
+        """P.canonical_compare in each thread (`form` is P.canonical_form's), for operands whose
+        unknown parts differ: one boolean unknown per thread (`tid * 4 + k < n`), made here in one
+        loop (it is a hot path)."""
         table, booleans, negate = self.table, self.booleans, form[2]
         ta, tb = va.terms, vb.terms
         out = []

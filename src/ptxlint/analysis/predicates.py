@@ -123,7 +123,7 @@ def canonical_compare(cmp: str, type_name: Optional[str], x, y, opaque: Opaque):
     return p_not(value) if form[2] else value
 
 
-def _stride(x, y, bits: int) -> int:
+def common_stride(x, y, bits: int) -> int:
     """The largest power of two that divides every unknown coefficient of x and y, at most 2^15 and
     below 2^(bits-1): a stride must divide 2^w for every width w the values were wrapped to on their
     way (a 16-bit value widened to 32 bits), and block-sized strides are far smaller."""
@@ -143,21 +143,17 @@ def strided_compare(cmp: str, type_name: Optional[str], x, y, opaque: Opaque):
     known parts share a quotient get the same unknown: `tid + 128*k < 128*n` for tid in 0..127 is
     one value for the whole block (a loop bounded by a multiple of its stride), `tid/32 + 8*b < n`
     one per warp. None when no stride helps (m = 1) or for comparisons this does not handle."""
-    if not type_name or type_name[:1] not in "usb" or not type_name[1:].isdigit():
-        return None
-    bits = int(type_name[1:])
-    m = _stride(x, y, bits)
-    if m <= 1:
-        return None
-    base = _UNSIGNED_ALIASES.get(cmp, cmp) if type_name[:1] in "ub" else cmp
-    form = _CANONICAL.get(base)
+    form = canonical_form(cmp, type_name)
     if form is None:
+        return None
+    m = common_stride(x, y, int(form[3]))
+    if m <= 1:
         return None
     q, r = divmod(x[0], m)
     q2, r2 = divmod(y[0], m)
     big_x, big_y = (q * m, x[1]), (q2 * m, y[1])
     less = "lt" if type_name[:1] == "s" else "lo"
-    kind, swap, negate = form
+    kind, swap, negate, _ = form
     if kind == "eq":
         if r != r2:
             return TRUE if negate else FALSE

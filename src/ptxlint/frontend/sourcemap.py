@@ -31,17 +31,8 @@ def wholly_in_toolkit(function) -> bool:
     """Every source line of `function`, along each inlined-at chain, is in a CUDA toolkit header: a
     CUB or Thrust kernel instantiated by a call in the user's code, with none of the user's code
     (a functor, a lambda) inlined into it. False for a function without line information."""
-    located = False
-    for ins in function.instructions:
-        loc = ins.loc
-        if loc is None:
-            continue
-        located = True
-        while loc is not None:
-            if not is_toolkit_header(loc.file):
-                return False
-            loc = loc.inlined_at
-    return located
+    located = [ins.loc for ins in function.instructions if ins.loc is not None]
+    return bool(located) and all(is_toolkit_header(user_location(loc).file) for loc in located)
 
 
 def source_position(ins: Instruction, ptx_path: str) -> tuple:

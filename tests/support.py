@@ -1,6 +1,7 @@
 """Paths and helpers shared by the test modules (imported as `support`)."""
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -30,3 +31,17 @@ def run_cli(*args, cwd=None, input=None):
 
 def nvcc_available():
     return shutil.which(os.environ.get("NVCC", "nvcc")) is not None
+
+
+_MARKER = re.compile(r"//\s*EXPECT\s+(\w+)")
+
+
+def expected_markers(source: Path, kernel: str = None) -> set:
+    """(code, line) of every `// EXPECT CODE` marker of a labelled `.cu` file; with `kernel`, only
+    those in its definition (from its `void kernel(` line to the next `extern "C"` definition)."""
+    lines = Path(source).read_text().splitlines()
+    start, end = 0, len(lines)
+    if kernel is not None:
+        start = next(n for n, line in enumerate(lines) if f"void {kernel}(" in line)
+        end = next((n for n, line in enumerate(lines) if n > start and line.startswith('extern "C"')), end)
+    return {(m.group(1), n + 1) for n in range(start, end) for m in [_MARKER.search(lines[n])] if m}

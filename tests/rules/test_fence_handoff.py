@@ -8,12 +8,15 @@ from pathlib import Path
 
 import pytest
 
+from support import expected_markers
+
 from ptxlint.analysis.context import AnalysisOptions
 from ptxlint.api import CheckOptions, check_module
 from ptxlint.frontend.parser import parse_ptx, parse_ptx_file
 
 DATA = Path(__file__).with_name("data")
-SOURCE = (DATA / "fence_handoff.cu").read_text().splitlines()
+SOURCE_PATH = DATA / "fence_handoff.cu"
+SOURCE = SOURCE_PATH.read_text().splitlines()
 KERNELS = re.findall(r'^extern "C" __global__ void (\w+)\(', "\n".join(SOURCE), re.M)
 
 
@@ -32,10 +35,7 @@ def findings():
 
 
 def _expected(kernel):
-    start = next(n for n, line in enumerate(SOURCE) if f"void {kernel}(" in line)
-    end = next((n for n, line in enumerate(SOURCE) if n > start and line.startswith('extern "C"')), len(SOURCE))
-    return {(m.group(1), n + 1) for n in range(start, end)
-            for m in [re.search(r"//\s*EXPECT\s+([A-Z]+[0-9]{3})", SOURCE[n])] if m}
+    return expected_markers(SOURCE_PATH, kernel)
 
 
 @pytest.mark.parametrize("kernel", KERNELS)

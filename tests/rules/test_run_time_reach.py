@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from support import run_cli
+from support import expected_markers, run_cli
 from ptxlint.analysis.context import AnalysisOptions, KernelContext
 from ptxlint.analysis.guard_origin import ATOMIC, INPUT, SHARED_LOAD, THREAD_INDEX, guard_origins
 from ptxlint.api import CheckOptions, check_module
@@ -34,11 +34,6 @@ def options(select=("RACE", "WARP")):
     return CheckOptions(select=list(select), analysis=AnalysisOptions(block_overrides=[(None, BLOCK, "test")]))
 
 
-def expected_markers() -> set:
-    lines = (DATA / f"{NAME}.cu").read_text().splitlines()
-    return {(m.group(1), n) for n, line in enumerate(lines, 1) for m in [re.search(r"//\s*EXPECT\s+(\w+)", line)] if m}
-
-
 def short_name(mangled: str) -> str:
     return re.sub(r"^_Z\d+", "", mangled)
 
@@ -51,7 +46,7 @@ def kernel_context(kernel: str):
 
 def test_findings_are_exactly_the_markers():
     found = check_module(module(), options())
-    assert {(d.code, d.line) for d in found} == expected_markers()
+    assert {(d.code, d.line) for d in found} == expected_markers(DATA / f"{NAME}.cu")
     assert not [d for d in found if short_name(d.kernel).startswith("ok_")]
 
 

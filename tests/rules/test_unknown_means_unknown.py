@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from support import expected_markers
+
 from ptxlint.analysis.context import AnalysisOptions, KernelContext
 from ptxlint.api import CheckOptions, check_module
 from ptxlint.frontend.parser import parse_ptx_file
@@ -27,11 +29,6 @@ def findings(name: str, select=FAMILIES):
     return check_module(module, options)
 
 
-def expected_markers(name: str) -> set:
-    lines = (DATA / f"{name}.cu").read_text().splitlines()
-    return {(m.group(1), n) for n, line in enumerate(lines, 1) for m in [re.search(r"//\s*EXPECT\s+(\w+)", line)] if m}
-
-
 def short_name(mangled: str) -> str:
     return re.sub(r"^_Z\d+", "", mangled)
 
@@ -39,7 +36,7 @@ def short_name(mangled: str) -> str:
 @pytest.mark.parametrize("name", ["predicates", "unknown_addresses", "contradictions", "same_store", "warp_uniform"])
 def test_findings_are_exactly_the_markers(name):
     found = findings(name)
-    assert {(d.code, d.line) for d in found} == expected_markers(name)
+    assert {(d.code, d.line) for d in found} == expected_markers(DATA / f"{name}.cu")
     assert not [d for d in found if short_name(d.kernel).startswith("ok_")]
 
 

@@ -4,8 +4,15 @@ headers is not even analysed then (it is counted as not checked); one into which
 inlined (a functor) is."""
 
 import json
+import os
+import subprocess
 
-from support import run_cli
+import pytest
+
+from support import nvcc_available, run_cli
+from ptxlint.frontend.parser import parse_ptx_file
+from ptxlint.frontend.sourcemap import user_location
+from ptxlint.kernel_check import TOOLKIT_KERNEL
 
 # Two kernels reading a 32x32 tile column-wise (a 32-way conflict each): one written in the
 # user's file, one whose code the .loc lines place in a CUB header, but for a user functor's line.
@@ -81,3 +88,33 @@ def test_only_toolkit_findings_exit_clean(tmp_path):
     assert shown.returncode == 1
     assert "BANK001" in [d["code"] for d in json.loads(shown.stdout)["diagnostics"]]
     assert json.loads(shown.stdout)["not_checked"] == {}
+
+
+FUNCTOR_CU = r"""
+#include <cub/device/device_reduce.cuh>
+struct AbsMax {
+    __device__ float operator()(float a, float b) const { return fabsf(a) > fabsf(b) ? a : b; }
+};
+void reduce_abs_max(void *tmp, size_t &bytes, const float *in, float *out, int n) {
+    cub::DeviceReduce::Reduce(tmp, bytes, in, out, n, AbsMax(), 0.0f);
+}
+"""
+
+
+@pytest.mark.skipif(not nvcc_available(), reason="nvcc not on PATH")
+def test_cub_kernels_holding_a_user_functor_are_analysed(tmp_path):
+    """Real nvcc PTX: of the CUB kernels that `DeviceReduce::Reduce(..., AbsMax())` instantiates, the
+    ones into which the functor is inlined (a line of the user's file) are analysed; the others are
+    counted as wholly inside toolkit headers."""
+    source = tmp_path / "reduce.cu"
+    source.write_text(FUNCTOR_CU)
+    ptx = tmp_path / "reduce.ptx"
+    subprocess.run([os.environ.get("NVCC", "nvcc"), "-ptx", "-lineinfo", "-arch=sm_90", str(source), "-o", str(ptx)],
+                   check=True, capture_output=True)
+    module = parse_ptx_file(str(ptx))
+    kernels = [f for f in module.functions if f.is_kernel]
+    with_functor = [f for f in kernels
+                    if any(i.loc is not None and user_location(i.loc).file == str(source) for i in f.instructions)]
+    assert with_functor and len(with_functor) < len(kernels)
+    report = json.loads(run_cli("check", "--no-cache", "--format", "json", ptx).stdout)
+    assert report["not_checked"][TOOLKIT_KERNEL] == len(kernels) - len(with_functor)

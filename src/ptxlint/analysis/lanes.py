@@ -55,6 +55,7 @@ class LaneEvaluator:
         self.variable_symbols: dict = {}  # symbol -> variable name, for every declared variable
         self.booleans: set = set()  # symbols (and per-thread symbol bases) that hold a predicate: 0 or 1
         self.nonzero: set = set()  # symbols known not to be 0 (`x | 1`)
+        self._opaque_vectors: dict = {}  # key prefix -> one unknown per thread (`_opaque_per_thread`)
         self.rotations: dict = {}  # symbol of `(c + U) mod d` -> (terms of U, d, c mod d)
         self._block_conditions: dict = {}  # block id -> per thread, the literals its arrival requires
         # set on evaluators made by `for_iteration`: one iteration of one loop, values pinned
@@ -520,7 +521,7 @@ class LaneEvaluator:
         if S.uniform_across(init):
             self._note(f"{reg.name} is updated in a loop{where} in a way the analysis does not follow; "
                        "treated as unknown")
-        return [self._opaque(("loopvar", header, reg.name, t)) for t in range(self.n)]
+        return self._opaque_per_thread(("loopvar", header, reg.name))
 
     def _update_through_copy(self, upd: Instruction, reg: Register, header_defs: list) -> Instruction:
         """`add next, i, 1; mov i, next` (nvcc keeps the old value for the loop test): the `add` is the
@@ -548,7 +549,7 @@ class LaneEvaluator:
         after = self._after_followed_loop(None, reg, defs)
         if after is not None:
             return after
-        return [self._opaque(("init", tuple(defs), reg.name, t)) for t in range(self.n)]
+        return self._opaque_per_thread(("init", tuple(defs), reg.name))
 
     def _after_followed_loop(self, use_block, reg: Register, defs: list) -> Optional[list]:
         """The per-thread value of `reg` after a loop whose iterations are followed: where the
@@ -609,7 +610,7 @@ class LaneEvaluator:
                 }.get(kind)
                 out.append(S.const(mask) if mask is not None else self._opaque((name, i)))
             return out
-        return [self._opaque((name, i)) for i in range(self.n)]
+        return self._opaque_per_thread((name,))
 
     def _symbol_address(self, name: str):
         var = self._variables.get(name)
@@ -629,6 +630,15 @@ class LaneEvaluator:
 
     def _uniform_unknown(self, key, origin: str) -> list:
         return uniform_vector(self.table.value(key, origin, True), self.n)
+
+    def _opaque_per_thread(self, prefix: tuple) -> list:
+        """One unknown per thread, `_opaque(prefix + (t,))` in thread t; the vector is made once per
+        prefix (loop iterations and joins ask again for the same one)."""
+        found = self._opaque_vectors.get(prefix)
+        if found is None:
+            opaque = self._opaque
+            found = self._opaque_vectors[prefix] = [opaque(prefix + (t,)) for t in range(self.n)]
+        return found
 
     def _opaque(self, key) -> tuple:
         """An unknown that is equal for equal keys: uniform when every thread builds the same key.
@@ -1026,6 +1036,10 @@ class LaneEvaluator:
         loop (it is a hot path)."""
         table, booleans, negate = self.table, self.booleans, form[2]
         ta, tb = va.terms, vb.terms
+        memo_key = ("canonical", form, ta, tb, tuple(va.consts), tuple(vb.consts))
+        out = self._opaque_vectors.get(memo_key)  # loop iterations repeat the same comparisons
+        if out is not None:
+            return out
         out = []
         for x, y in zip(va.consts, vb.consts):
             key = ("opaque", P.canonical_key(form, (x, ta), (y, tb)))
@@ -1034,6 +1048,7 @@ class LaneEvaluator:
                 name = table.symbol(key, S.ComputedFrom(key[1]), True)
             booleans.add(name)
             out.append((1, ((name, -1),)) if negate else (0, ((name, 1),)))
+        self._opaque_vectors[memo_key] = out
         return out
 
     def _compare_per_thread(self, compare, cmp, type_name, a, b, bits, signed) -> list:

@@ -33,6 +33,12 @@ def add(a: Value, b: Value) -> Value:
         return (a[0] + b[0], a[1])
     if not a[1]:
         return (a[0] + b[0], b[1])
+    if len(a[1]) == 1 and len(b[1]) == 1:  # one unknown on each side (the common case), without a dict
+        (sa, ca), = a[1]
+        (sb, cb), = b[1]
+        if sa == sb:
+            return (a[0] + b[0], ((sa, ca + cb),) if ca + cb else ())
+        return (a[0] + b[0], ((sa, ca), (sb, cb)) if sa < sb else ((sb, cb), (sa, ca)))
     terms = dict(a[1])
     for sym, coef in b[1]:
         terms[sym] = terms.get(sym, 0) + coef

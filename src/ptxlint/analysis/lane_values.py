@@ -129,6 +129,11 @@ class Varying(Sequence):
     def count(self, value) -> int:
         return 1 if value in self else 0
 
+    def plus(self, offset: int) -> list:
+        """Thread t's unknown plus a known offset, per thread (an address `[base + offset]`)."""
+        base = self.base
+        return [(offset, ((f"{base}#{t}", 1),)) for t in range(self.n)]
+
     def __eq__(self, other) -> bool:
         if isinstance(other, Varying):
             return self.base == other.base and self.n == other.n

@@ -108,7 +108,9 @@ class LaneEvaluator:
         if mem.offset:
             if type(base) is Affine:
                 return Affine([c + mem.offset for c in base.consts], base.terms)
-            return [S.add(v, S.const(mem.offset)) for v in base]
+            if type(base) is Varying:
+                return base.plus(mem.offset)
+            return [(c + mem.offset, terms) for c, terms in base]
         return base
 
     def active(self, ins: Instruction) -> list:

@@ -674,11 +674,11 @@ def _collide(first: SharedSite, second: SharedSite, crossed, want_inside: bool,
                 candidates = (((c, ta), eb.starts_between(terms, c - eb.nbytes + 1, c + ea.nbytes))
                               for c, ta in at_a.items())
             for (c, ta), starts in candidates:
-                spend()
                 for d in starts:
                     tb = at_b[d]
                     if len(ta) == 1 and tb == ta:
                         continue  # one thread, the same on both sides: no pair
+                    spend()
                     key = (terms, max(c, d))
                     if cross is None:
                         pair = _witness(ta, tb, True, possible)

@@ -100,7 +100,7 @@ def simulate_loop(ctx, header, body) -> Optional[LoopIterations]:
                     carried[reg.name] = (reg, outside)
     if not carried:
         return None
-    values = {name: base._join_outside(reg, outside) for name, (reg, outside) in carried.items()}
+    values = _CarriedValues(carried, base, lambda reg, outside: base._join_outside(reg, outside))
     # Threads whose arrival is unknown (the loop sits under a branch on an unknown, e.g. inside an
     # outer loop bounded by a parameter) are assumed to arrive, as for any other access; the trip
     # count must still be known for every arriving thread.
@@ -127,7 +127,7 @@ def simulate_loop(ctx, header, body) -> Optional[LoopIterations]:
             taken = reach
         if any(t is None for t in taken):
             return None
-        values = {name: _value_after(child, latch_last, reg) for name, (reg, _) in carried.items()}
+        values = _CarriedValues(carried, child, lambda reg, _, child=child: _value_after(child, latch_last, reg))
         rounds.append((values, reach))
         active = taken
     else:
@@ -136,6 +136,30 @@ def simulate_loop(ctx, header, body) -> Optional[LoopIterations]:
     known_after = exits_at_latch and None not in arrival  # who ran it, and where each left, are known
     return LoopIterations(header, body, evaluators, line, frozenset(carried) if known_after else None, rounds,
                           base.n)
+
+
+class _CarriedValues(dict):
+    """Loop-carried register name -> its per-thread value at the start of an iteration, each worked
+    out when first asked for: most carried registers of a loop (accumulators, loaded data) are never
+    asked for; the trip count and the addresses need a few. The notes made while working one out
+    are dropped, as they were when every value was worked out before the iteration."""
+
+    def __init__(self, carried: dict, evaluator, compute) -> None:
+        super().__init__()
+        self._carried = carried  # name -> (register, definitions outside the loop)
+        self._evaluator = evaluator
+        self._compute = compute
+
+    def __contains__(self, name) -> bool:
+        return name in self._carried
+
+    def __getitem__(self, name):
+        if dict.__contains__(self, name):
+            return dict.__getitem__(self, name)
+        reg, outside = self._carried[name]
+        value, _ = self._evaluator.collect(self._compute, reg, outside)
+        dict.__setitem__(self, name, value)
+        return value
 
 
 def _value_after(evaluator, last_ins, reg):

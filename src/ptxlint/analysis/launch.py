@@ -9,7 +9,7 @@ Without any of them the shape is *unknown*. The kernel is then checked under can
 ones it admits (`.maxntid` bounds them; a shape under which a thread would index a shared array
 out of its bounds, or under which every thread fails a device-side `assert` on the block shape,
 is not admitted). Performance findings use one of them, stated in every finding;
-a correctness finding is kept only if it holds under every admitted candidate (api.py does that).
+a correctness finding is kept only if it holds under every admitted candidate (kernel_check.py does that).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Order (first that applies wins): `--block` on the command line, then the config's `block` table
 (both arrive in AnalysisOptions.block_overrides, first match wins), then the launches of the kernel
-found in the host code (`frontend/launches.py`: every compile-time block shape it is launched with),
+found in the host code (`frontend/launches/`: every compile-time block shape it is launched with),
 then `.reqntid`. Those shapes are *known*: the kernel is checked under each of them.
 
 Without any of them the shape is *unknown*. The kernel is then checked under candidate shapes: the

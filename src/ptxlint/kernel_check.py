@@ -45,7 +45,7 @@ def check_kernel(module, function, rules: list, analysis) -> KernelResult:
     being confirmed under other shapes is dropped) and the kernel is reported as incomplete."""
     result = KernelResult()
     if not analysis.toolkit_kernels and wholly_in_toolkit(function):
-        # every finding would be located in a toolkit header and hidden (api._hide_toolkit_findings)
+        # every finding would be located in a toolkit header and hidden (results._hide_toolkit_findings)
         result.not_checked[TOOLKIT_KERNEL] += 1
         return result
     plan = plan_block_shapes(function, analysis)

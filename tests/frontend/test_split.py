@@ -6,7 +6,7 @@ import re
 import pytest
 
 from support import SAMPLES, VALIDATION, committed_ptx_files
-from ptxlint import api
+from ptxlint import api, module_check
 from ptxlint.analysis.context import AnalysisOptions
 from ptxlint.frontend.parser import parse_ptx, parse_ptx_file
 from ptxlint.frontend.split import outline, part_text, scheduled_parts
@@ -83,7 +83,7 @@ def test_parts_shrink_towards_the_end():
 @pytest.mark.parametrize("path", [VALIDATION / "bank" / "bank_suite.sm_90.ptx", SAMPLES / "reduce_warp_tail.sm_90.G.ptx",
                                   SAMPLES / "barriers.sm_90.ptx"], ids=lambda p: p.name)
 def test_checking_in_parts_finds_what_the_whole_file_gives(path, monkeypatch):
-    monkeypatch.setattr(api, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(module_check, "PARALLEL_MIN_BYTES", 0)  # read where it is defined
     rules = resolve_selection([], [])
     whole = api.check_module(parse_ptx_file(str(path)), rules=rules)
     in_parts = api._check_ptx_in_parts(str(path), rules, AnalysisOptions(), jobs=2)
@@ -104,7 +104,7 @@ def test_every_committed_ptx_splits_into_its_functions():
 
 
 def test_a_file_that_does_not_parse_is_left_to_the_whole_file_parse(tmp_path, monkeypatch):
-    monkeypatch.setattr(api, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(module_check, "PARALLEL_MIN_BYTES", 0)  # read where it is defined
     bad = tmp_path / "bad.ptx"
     bad.write_text(TRICKY.replace("ret;\n}\n.func", "ret\n}\n.func"))
     assert api._check_ptx_in_parts(str(bad), resolve_selection([], []), AnalysisOptions(), jobs=2) is None

@@ -2,7 +2,7 @@
 never left to hang the run.
 
 The analyses call `spend()` in their loops (it only reads a clock); once the kernel's budget of
-CPU seconds is used up it raises `BudgetExhausted`, which `api._check_function` turns into an
+CPU seconds is used up it raises `BudgetExhausted`, which `kernel_check.check_kernel` turns into an
 `incomplete` note on that kernel: the rules that finished keep their findings, the rest are
 skipped. CPU time of this process is measured, not wall time, so that a loaded machine (CI
 runners, several checks in parallel) does not cut an analysis short that would finish alone.

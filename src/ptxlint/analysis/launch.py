@@ -2,14 +2,14 @@
 
 Order (first that applies wins): `--block` on the command line, then the config's `block` table
 (both arrive in AnalysisOptions.block_overrides, first match wins), then the launches of the kernel
-found in the host code (`frontend/launches.py`: every compile-time block shape it is launched with),
+found in the host code (`frontend/launches/`: every compile-time block shape it is launched with),
 then `.reqntid`. Those shapes are *known*: the kernel is checked under each of them.
 
 Without any of them the shape is *unknown*. The kernel is then checked under candidate shapes: the
 ones it admits (`.maxntid` bounds them; a shape under which a thread would index a shared array
 out of its bounds, or under which every thread fails a device-side `assert` on the block shape,
 is not admitted). Performance findings use one of them, stated in every finding;
-a correctness finding is kept only if it holds under every admitted candidate (api.py does that).
+a correctness finding is kept only if it holds under every admitted candidate (kernel_check.py does that).
 """
 
 from __future__ import annotations

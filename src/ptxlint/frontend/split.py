@@ -1,5 +1,5 @@
 """A PTX module's text cut into parts that parse on their own, for parsing and checking a large
-file in several processes at once (api.py).
+file in several processes at once (module_check.py).
 
 A part is the whole text with the other parts' function definitions replaced by as many newlines
 as they spanned: module-level declarations and `.file` lines stay in every part, and every line

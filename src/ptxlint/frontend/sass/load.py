@@ -113,7 +113,7 @@ def _ptx_target(text: str) -> Optional[str]:
 
 def program_for_module(path: str, module, arch: Optional[str] = None) -> SassProgram:
     """The SASS of a parsed PTX module (cached on it): its PTX text assembled by ptxas. For a
-    `.cu` input the PTX is the text nvcc produced (kept on the module by `api._load_modules`)."""
+    `.cu` input the PTX is the text nvcc produced (kept on the module by `file_check._load_modules`)."""
     cached = module.sass
     if cached is not None:
         return cached

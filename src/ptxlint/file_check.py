@@ -1,0 +1,159 @@
+"""Running one file's plan (file_plan.py), usually in a worker process: replay its cached result,
+or load its module(s) (parse a `.ptx`, compile a `.cu` per architecture), find the kernel launches
+in its host code, check it (module_check.py) and store the result as plain data.
+
+Separate from the whole run (api.py), which plans every file and hands the plans out, and from the
+checking of a module itself, which knows nothing of files, caches or host code.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import replace
+from typing import Optional
+
+from .cache_entries import _portable_entry, _replay_cached
+from .check_options import SOURCE_SUFFIXES, CheckOptions
+from .errors import InputError
+from .file_plan import _FilePlan, _trust_sources_of
+from .frontend.host_sources import declared_sources, launch_sources
+from .frontend.ir import Module
+from .frontend.parser import parse_ptx, parse_ptx_file, read_ptx_file
+from .module_check import _check_ptx_in_parts, check_module
+from .places import merge_places, user_path
+
+
+def _launches_in(sources: list, given: tuple, host) -> tuple:
+    """The kernel launches in the host code of `sources` (after any given already). `host`: the
+    include directories and `-D` defines the host code is compiled with ((dirs...), (NAME[=V]...))."""
+    if not sources:
+        return given
+    from .frontend.launches import find_launches
+
+    include_dirs, defines = host
+    macros = {}
+    for d in defines:
+        name, _, value = d.partition("=")
+        macros[name] = value if _ else "1"
+    found = list(given)
+    for path in sources:
+        try:
+            found.extend(find_launches(path, include_dirs=include_dirs, defines=macros))
+        except (OSError, UnicodeDecodeError):
+            continue  # a source that cannot be read gives no launches; the kernel's shape stays unknown
+    return tuple(found)
+
+
+def with_launches(path: str, module: Module, analysis, host=((), ())):
+    """`analysis` plus the launches of `module`'s kernels found in the host code of `path` (a `.cu`)
+    or of the user sources its `.file` directives name (a `.ptx`): for the commands that look at one
+    module (`accesses`, `kernels`, `launches`) as `check` does."""
+    from .frontend.sourcefiles import trust_tree_of
+
+    trust_tree_of(path, host[0])
+    return replace(analysis, launches=_launches_in(launch_sources(module.files.values(), path),
+                                                   analysis.launches, host))
+
+
+def load_module(path: str, compile_options=None, jobs: Optional[int] = None) -> Module:
+    """Parse a `.ptx` file, or compile a `.cu` file with nvcc and parse its PTX (first arch)."""
+    return _load_modules(path, compile_options, jobs)[0][1]
+
+
+def _load_modules(path: str, compile_options=None, jobs: Optional[int] = None) -> list:
+    """[(arch or None, Module)]: one module per architecture for `.cu`, one for `.ptx`."""
+    if path.endswith(SOURCE_SUFFIXES):
+        from .frontend.nvcc import CompileOptions, compile_to_ptx
+
+        compiled = compile_to_ptx(path, compile_options or CompileOptions())
+        modules = [(c.arch, parse_ptx(c.text, f"{path} ({c.arch} PTX)", jobs=jobs)) for c in compiled]
+        for c, (_, m) in zip(compiled, modules):
+            m.ptx_text = c.text  # for --level sass: ptxas assembles the PTX nvcc made
+        return modules
+    return [(None, parse_ptx_file(path, jobs=jobs))]
+
+
+def _run_plan(plan: _FilePlan) -> dict:
+    """Check one file (in a worker process); returns the result as plain data."""
+    from .cache import ResultCache, file_digest, make_key
+
+    _trust_sources_of(plan)
+    cache = key = None
+    if plan.cache_dir:
+        digest = file_digest(plan.path)
+        if digest is not None:
+            cache = ResultCache(plan.cache_dir)
+            key = make_key(digest, plan.key_options())
+            entry = cache.get(key)
+            if entry is not None:
+                replayed = _replay_cached(entry, plan)
+                if replayed is not None:
+                    return replayed
+    from .rules.registry import iter_rules
+
+    rules = list(iter_rules(plan.rule_codes))
+    incomplete: list = []  # kernels whose analysis stopped early (budget.py)
+    try:
+        in_parts = None
+        not_checked: Counter = Counter()
+        host_files = []  # the host code a .ptx's launches were read from (the cache depends on it)
+        if plan.compile is None:
+            host_files = declared_sources(read_ptx_file(plan.path), plan.path)
+            plan = replace(plan, analysis=replace(plan.analysis, launches=_launches_in(
+                host_files, plan.analysis.launches, plan.host)))
+        if plan.compile is None and plan.analysis.level == "ptx":  # SASS: ptxas takes the whole module
+            in_parts = _check_ptx_in_parts(plan.path, rules, plan.analysis, plan.parse_jobs, incomplete)
+        if in_parts is not None:
+            modules = []
+            found, counts, kernels = in_parts
+            found_per_arch = [(None, found)]
+            not_checked.update(counts)
+        else:
+            modules = _load_modules(plan.path, plan.compile, plan.parse_jobs)
+            found_per_arch, kernels = [], []
+            launches_of: dict = {}  # host sources -> their launches: host code is the same for every arch
+            for arch, module in modules:
+                analysis = replace(plan.analysis, arch=arch) if arch else plan.analysis
+                if arch is not None:  # a .cu: its own host code and its headers
+                    sources = tuple(launch_sources(module.files.values(), plan.path))
+                    if sources not in launches_of:
+                        launches_of[sources] = _launches_in(list(sources), analysis.launches, plan.host)
+                    analysis = replace(analysis, launches=launches_of[sources])
+                found_per_arch.append((arch, check_module(module, CheckOptions(analysis=analysis), rules=rules,
+                                                          jobs=plan.parse_jobs, not_checked=not_checked,
+                                                          incomplete=incomplete)))
+                kernels.extend(f.name for f in module.kernels)
+        diagnostics = merge_places(found_per_arch, plan.path)
+        sources = [plan.path]
+        deps = {}
+        for arch, module in modules:
+            for f in module.files.values():
+                if os.path.isfile(f) and not _is_toolkit(f):
+                    deps[os.path.abspath(f)] = None  # SYNC reads the branch's source line
+                    user = user_path(f, plan.path)
+                    if arch is not None and user not in sources:
+                        sources.append(user)
+        deps.update((os.path.abspath(f), None) for f in host_files)
+        entry = {
+            "path": plan.path,
+            "diagnostics": [d.to_dict() for d in diagnostics],
+            "errors": [], "sources": sources, "cached": False,
+            "not_checked": dict(not_checked), "kernels": sorted(set(kernels)),
+            "incomplete": [dict(s, path=user_path(s["path"], plan.path)) for s in incomplete],
+        }
+    except InputError as err:
+        return {"path": plan.path, "diagnostics": [], "errors": [err.to_dict()], "sources": [plan.path], "cached": False}
+    except Exception as err:  # a bug in ptxlint must not cost the user the other files' results
+        message = f"internal error in ptxlint while checking this file ({type(err).__name__}: {err}); please report it"
+        return {"path": plan.path, "diagnostics": [], "sources": [plan.path], "cached": False,
+                "errors": [InputError(plan.path, message).to_dict()]}
+    if cache is not None and not incomplete:  # a run that ran out of time may finish next time
+        cache.put(key, _portable_entry(entry, plan, deps))
+    return entry
+
+
+def _is_toolkit(path: str) -> bool:
+    from .frontend.sourcemap import is_toolkit_header
+
+    return is_toolkit_header(path)

@@ -1,0 +1,98 @@
+"""A file's plan: the settings it is checked with (the command line merged over its nearest
+configuration), as one picklable value a worker process receives and the results cache keys on.
+
+Separate from running the plan (file_check.py): what a file is checked with is decided here, once,
+in the main process; how it is checked does not change it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+from typing import Optional
+
+from .analysis.context import AnalysisOptions
+from .check_options import SOURCE_SUFFIXES, CheckOptions
+from .errors import InputError
+
+
+@dataclass(frozen=True)
+class _FilePlan:
+    """Everything a worker process needs to check one file; also the cache key's options."""
+
+    path: str
+    rule_codes: tuple
+    analysis: AnalysisOptions
+    compile: object  # CompileOptions for .cu, None for .ptx
+    cache_dir: Optional[str]
+    parse_jobs: Optional[int]
+    host: tuple = ((), ())  # (include dirs, defines) the host code that launches the kernels sees
+
+    def key_options(self) -> dict:
+        a = self.analysis
+        return {"rules": self.rule_codes, "blocks": [list(map(str, b)) for b in a.block_overrides],
+                "arch": a.arch, "compile": repr(self.compile), "nvcc": _nvcc_identity(self.compile),
+                "host": repr(self.host), **({"level": a.level} if a.level != "ptx" else {}),
+                **({} if a.toolkit_kernels else {"toolkit_kernels": False})}
+
+
+def _nvcc_identity(compile_options) -> Optional[str]:
+    if compile_options is None:
+        return None
+    from .frontend.nvcc import find_nvcc
+
+    try:
+        nvcc = os.path.realpath(find_nvcc(compile_options.nvcc))
+        st = os.stat(nvcc)
+        return f"{nvcc}:{st.st_size}:{st.st_mtime_ns}"
+    except (InputError, OSError):
+        return None
+
+
+def _plan(path: str, options: CheckOptions):
+    """Merge the command line over the file's configuration. Returns a _FilePlan or InputError."""
+    from .config import DEFAULT, config_for
+    from .frontend.nvcc import DEFAULT_ARCH, CompileOptions
+    from .rules.registry import resolve_selection
+
+    try:
+        config = config_for(path) if options.use_config else DEFAULT
+    except InputError as err:
+        return err
+    select = options.select or list(config.select or [])
+    ignore = list(config.ignore) + list(options.ignore) + list(config.ignores_for(path))
+    origin = os.path.relpath(config.path) if config.path else "<command line>"
+    try:
+        rules = resolve_selection(select, ignore, origin=origin)
+    except InputError as err:
+        return err
+    blocks = list(options.analysis.block_overrides) + list(config.blocks)
+    arches = list(options.arches) or list(config.arches or [])
+    pinned_arch = options.analysis.arch or (arches[0] if arches else None)
+    budget = options.analysis.budget if options.analysis.budget is not None else config.analysis_budget
+    analysis = replace(options.analysis, block_overrides=blocks, arch=pinned_arch, budget=budget,
+                       toolkit_kernels=options.toolkit_headers)
+    compile_options = None
+    if path.endswith(SOURCE_SUFFIXES):
+        compile_options = CompileOptions(
+            nvcc=options.nvcc or config.nvcc,
+            arches=tuple(arches or [options.analysis.arch or DEFAULT_ARCH]),
+            include_dirs=config.include_dirs,
+            defines=config.defines,
+            extra_args=tuple(config.nvcc_args) + tuple(options.nvcc_args),
+        )
+    extra = tuple(config.nvcc_args) + tuple(options.nvcc_args)
+    host = (tuple(config.include_dirs) + tuple(a[2:] for a in extra if a.startswith("-I") and len(a) > 2),
+            tuple(config.defines) + tuple(a[2:] for a in extra if a.startswith("-D") and len(a) > 2))
+    return _FilePlan(path, tuple(r.code for r in rules), analysis, compile_options, options.cache_dir, None, host)
+
+
+def _trust_sources_of(plan: _FilePlan) -> None:
+    """Let snippets and suppressions be read from the checked file's tree and its include
+    directories, and from nowhere else a PTX file's `.file` may name (frontend/sourcefiles.py)."""
+    from .frontend.sourcefiles import include_dirs_of, trust_tree_of
+
+    includes = []
+    if plan.compile is not None:
+        includes = list(plan.compile.include_dirs) + include_dirs_of(plan.compile.extra_args)
+    trust_tree_of(plan.path, includes)

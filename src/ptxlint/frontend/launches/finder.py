@@ -1,0 +1,53 @@
+"""`LaunchFinder`, the passes over one preprocessed translation unit put together, and the entry
+point `find_launches`.
+
+Each pass is a mixin in its own module (brackets.py, declarations.py, statements.py, values.py,
+launch_sites.py, instantiations.py); the state they share is made here.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ..cpp_preprocess import preprocess
+from .brackets import Brackets
+from .declarations import DeclarationReader
+from .instantiations import TemplateInstantiations
+from .launch_sites import LaunchSites
+from .statements import BodyWalker
+from .values import ValueResolver
+
+
+class LaunchFinder(Brackets, DeclarationReader, BodyWalker, ValueResolver, LaunchSites,
+                   TemplateInstantiations):
+    """Finds launches in one preprocessed translation unit."""
+
+    def __init__(self, tokens: list):
+        self.toks = tokens
+        self.n = len(tokens)
+        self.match = self._match_brackets()
+        self.registry: dict = {}  # qualified name -> [Decl] (namespace and class members)
+        self.usings: dict = {}  # prefix -> [namespace names used there]
+        self.functions: list = []
+        self.templates_by_name: dict = {}  # unqualified name -> [Function]
+        self.instantiations: dict = {}  # Function -> {binding key: binding}
+        self.launches: list = []
+        self._seen: set = set()
+        self._collecting = False
+        self._evaluating: set = set()
+        self._value_cache: dict = {}
+
+    def run(self):
+        self._decl_seq(0, self.n, "", [], ())
+        self._walk_all()
+        return [launch for _, _, launch in sorted(self.launches, key=lambda x: x[:2])]
+
+
+def find_launches(path: str, text: Optional[str] = None, include_dirs=(), defines=None) -> list:
+    """Kernel launches in the translation unit `path` (its text read from disk unless `text` is
+    given), with their block shapes where they are compile-time values. `include_dirs` are searched
+    for `#include`s (after the including file's directory); `defines` are `-D` macros
+    ({name: value}). Never raises on code it does not understand: such launches are not found, or
+    their block is None with the reason."""
+    pp = preprocess(path, text, include_dirs, defines)
+    return LaunchFinder(pp.tokens).run()

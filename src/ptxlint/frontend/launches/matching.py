@@ -1,0 +1,144 @@
+"""Which launches launch a given PTX function: its demangled name split into qualification, name
+and template arguments, compared with each launch's as written (numbers by value, types in a
+canonical spelling; what cannot be compared with confidence does not match).
+
+Separate from finding the launches: it reads only `Launch` values and mangled names.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..demangle import demangle, without_parameters
+from ..launch_expr import parse_int_literal
+
+_DEMANGLED_NUMBER = re.compile(r"^(?:\((?:[a-z ]+)\))?(-?[0-9]+)(?:u|l|ul|ll|ull|lu)?$")
+_TYPE_ALIASES = {
+    "half": "__half", "nv_bfloat16": "__nv_bfloat16", "half2": "__half2", "nv_bfloat162": "__nv_bfloat162",
+    "unsigned": "unsigned int", "signed": "int", "signed int": "int", "long int": "long",
+    "unsigned long int": "unsigned long", "long long int": "long long", "short int": "short",
+    "unsigned short int": "unsigned short", "unsigned long long int": "unsigned long long",
+    "uint32_t": "unsigned int", "int32_t": "int", "uint64_t": "unsigned long", "int64_t": "long",
+    "uint16_t": "unsigned short", "int16_t": "short", "uint8_t": "unsigned char", "int8_t": "signed char",
+    "size_t": "unsigned long", "ptrdiff_t": "long", "uint": "unsigned int",
+}
+_BUILTIN_TYPES = {"int", "unsigned int", "long", "unsigned long", "long long", "unsigned long long", "short",
+                  "unsigned short", "char", "signed char", "unsigned char", "bool", "float", "double", "__half",
+                  "__nv_bfloat16", "__half2", "__nv_bfloat162", "float2", "float4", "int2", "int4", "uint2",
+                  "uint4", "double2", "void", "wchar_t"}
+
+
+def split_template_name(name: str):
+    """`ns::k<float, 256>` -> ("ns", "k", ["float", "256"]); no args -> (..., None)."""
+    depth = 0
+    parts, cur = [], ""
+    i = 0
+    while i < len(name):
+        ch = name[i]
+        if ch in "<(":
+            depth += 1
+        elif ch in ">)":
+            depth -= 1
+        if depth == 0 and name.startswith("::", i):
+            parts.append(cur)
+            cur = ""
+            i += 2
+            continue
+        cur += ch
+        i += 1
+    parts.append(cur)
+    last = parts[-1]
+    qual = "::".join(parts[:-1])
+    if "<" not in last or not last.endswith(">"):
+        return qual, last, None
+    lt = last.index("<")
+    inner = last[lt + 1:-1]
+    args, cur, depth = [], "", 0
+    for ch in inner:
+        if ch in "<(":
+            depth += 1
+        elif ch in ">)":
+            depth -= 1
+        if ch == "," and depth == 0:
+            args.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip() or args:
+        args.append(cur.strip())
+    return qual, last[:lt], args
+
+
+def _number(text: str):
+    if text in ("true", "false"):
+        return int(text == "true")
+    m = _DEMANGLED_NUMBER.match(text.strip())
+    if m:
+        return int(m.group(1))
+    try:
+        return parse_int_literal(text.strip()) if re.fullmatch(r"-?[0-9][0-9a-fA-FxXuUlL']*", text.strip()) else None
+    except ValueError:
+        return None
+
+
+def canonical_type(text: str) -> str:
+    """`const float *` and `float const*` -> `float const*`; `half` -> `__half`; `unsigned` ->
+    `unsigned int`; `std::size_t` -> `unsigned long`."""
+    s = re.sub(r"\s+", " ", text.strip())
+    s = re.sub(r"\s*([*&])\s*", r"\1", s)
+    s = s.replace("std::", "") if re.fullmatch(r"std::[a-z0-9_]+_t", s.split("*")[0].split("&")[0].strip()) else s
+    # split into base words and the pointer/reference suffix
+    m = re.match(r"^([^*&]*)(.*)$", s)
+    base, suffix = m.group(1).strip(), m.group(2)
+    words = base.split()
+    cv = [w for w in words if w in ("const", "volatile")]
+    core = " ".join(w for w in words if w not in ("const", "volatile"))
+    core = _TYPE_ALIASES.get(core, core)
+    out = core + ("".join(" " + w for w in cv))
+    return out + suffix
+
+
+def _compare_arg(written: str, demangled: str):
+    """True (same), False (different) or None (cannot tell) for one template argument."""
+    wn, dn = _number(written), _number(demangled)
+    if dn is not None:
+        if wn is not None:
+            return wn == dn
+        return None  # a value ptxlint could not evaluate
+    if wn is not None:
+        return False if canonical_type(demangled) in _BUILTIN_TYPES else None
+    cw, cd = canonical_type(written), canonical_type(demangled)
+    if cw == cd or cd.endswith("::" + cw):
+        return True
+    base_w = re.split(r"[ *&]", cw)[0]
+    base_d = re.split(r"[ *&]", cd)[0]
+    if cw.replace(base_w, "", 1) != cd.replace(base_d, "", 1) and base_w in _BUILTIN_TYPES and base_d in _BUILTIN_TYPES:
+        return False
+    if base_w in _BUILTIN_TYPES | {"unsigned int"} and base_d in _BUILTIN_TYPES:
+        return False
+    return None
+
+
+def launches_for_function(mangled_name: str, launches: list) -> list:
+    """The launches that launch the PTX function `mangled_name`: same unqualified name, the
+    written qualification (if any) a suffix of the function's, and template arguments that agree
+    one by one. A launch whose template arguments cannot be compared with confidence (a value
+    ptxlint could not evaluate, an unknown type name, arguments left to deduction) is left out."""
+    qual, name, args = split_template_name(without_parameters(demangle(mangled_name)))
+    out = []
+    for launch in launches:
+        if launch.kernel != name:
+            continue
+        if launch.qualifier:
+            q = launch.qualifier.lstrip(":")
+            if not (qual == q or qual.endswith("::" + q)):
+                continue
+        if (launch.template_args is None) != (args is None):
+            continue
+        if args is not None:
+            if len(args) != len(launch.template_args):
+                continue
+            if not all(_compare_arg(w, d) is True for w, d in zip(launch.template_args, args)):
+                continue
+        out.append(launch)
+    return out

@@ -6,6 +6,7 @@ import pytest
 
 from support import SAMPLES, committed_ptx_files
 from ptxlint.frontend import ir
+from ptxlint.errors import InputError
 from ptxlint.frontend.parser import parse_ptx, parse_ptx_file
 
 PTX_FILES = committed_ptx_files()
@@ -244,3 +245,62 @@ def test_declarations_nvcc_13_no_longer_emits():
     assert kernel.directives == {"maxntid": (128, 1, 1), "minnctapersm": 4}
     assert [i.opcode for i in kernel.instructions] == ["ld.param.u64", "mov.u32", "mov.b32", "mov.b32",
                                                        "st.global.u32", "ret"]
+
+
+RUN = """
+.version 8.8
+.target sm_90
+.address_size 64
+.visible .func (.param .b32 r) callee(.param .b32 a);
+.visible .entry k(.param .u64 p)
+{
+    .reg .b32 %r<9>;
+    .reg .b64 %rd<4>;
+    mov.u32 %r1, %tid.x; add.s32 %r2, %r1, 1;
+    .loc 1 7 3
+    mul.lo.s32 %r3, %r2, 4;
+    .loc 1 8 5
+    add.s32 %r4, %r3,
+        %r1;
+    mov.u64 %rd1, callee;
+    proto : .callprototype (.param .b32 _) _ (.param .b32 _);
+    mov.u32 %r5, %r4;
+    ret;
+}
+.file 1 "/src/k.cu"
+"""
+
+
+def test_a_run_of_instructions_keeps_each_ones_line_and_location():
+    # the parser lexes consecutive instructions (and the .loc lines between them) as one token:
+    # each instruction must still get its own PTX line, source location and operands
+    (kernel,) = parse_ptx(RUN, "run.ptx").kernels
+    got = [(i.opcode, i.ptx_line, i.loc.line if i.loc else None) for i in kernel.instructions]
+    assert got == [("mov.u32", 10, None), ("add.s32", 10, None), ("mul.lo.s32", 12, 7), ("add.s32", 14, 8),
+                   ("mov.u64", 16, 8), ("mov.u32", 18, 8), ("ret", 19, 8)]
+    assert kernel.instructions[3].operands[2] == ir.Register("%r1")  # operands across a line break
+    assert "proto" in kernel.callprototypes  # right after an instruction: not taken for one
+
+
+def test_an_error_inside_a_run_of_instructions_points_at_its_own_line_and_column():
+    bad = RUN.replace("mov.u32 %r5, %r4;", "mov.u32 %r5, %r4; add.s32 %r6, %r5, #;")
+    with pytest.raises(InputError) as err:
+        parse_ptx(bad, "run.ptx")
+    assert (err.value.line, err.value.column) == (18, 41)
+
+
+def test_the_first_error_in_the_file_is_reported_even_when_a_run_of_instructions_precedes_a_later_one():
+    # a run of instructions is built once the token after it is lexed: a bad operand inside it must
+    # still win over a syntax error after it
+    bad = RUN.replace("mul.lo.s32 %r3, %r2, 4;", "mul.lo.s32 %r3, %r2 = 4;").replace("proto :", "proto ::")
+    with pytest.raises(InputError) as err:
+        parse_ptx(bad, "run.ptx")
+    assert err.value.line == 12 and "'='" in str(err.value)
+
+
+def test_a_file_cut_short_is_reported_where_it_ends():
+    cut = RUN[: RUN.index("mov.u64")].rstrip()
+    with pytest.raises(InputError) as err:
+        parse_ptx(cut, "run.ptx")
+    assert "end of file" in str(err.value)
+    assert (err.value.line, err.value.column) == (15, 13)  # just after `        %r1;`

@@ -34,6 +34,7 @@ class _IrBuilder:
         self.line_offset = 0
         self.path = "<string>"
         self.collected_items = []
+        self.pending_run = None  # an INSTRUCTIONS token lexed but not yet built (see lexed_run)
         self._reset_body()
 
     def _reset_body(self) -> None:
@@ -350,17 +351,31 @@ class _IrBuilder:
         self._add_loc(str(token), token.end_line + self.line_offset)
         return None
 
-    def located_instruction(self, c):
+    def lexed_run(self, token):
+        """Lexer callback: the INSTRUCTIONS token just lexed, which the parser reduces (and
+        `instruction_run` builds) only once it has lexed the token after it."""
+        self.pending_run = token
+        return token
+
+    def instruction_run(self, c):
+        """A run of instructions, each with the `.loc` lines before it (one INSTRUCTIONS token)."""
         token = c[0]
+        self.pending_run = None
         text = str(token)
-        end = _LOC_LINES.match(text).end()
         line = token.line + self.line_offset
-        start = 0
-        while start < end:  # each .loc line, at its own line number
-            stop = text.find("\n", text.find(".loc", start))
-            self._add_loc(text[start:stop], line + text[:stop].count("\n"))
-            start = stop + 1
-        self._add_instruction(text[end:], line + text[:end].count("\n"), 1)
+        counted = 0  # the newlines of text[:counted] are counted in `line`
+        for item in _RUN_ITEM.finditer(text):
+            start, begin = item.start(), item.start(2)
+            line += text.count("\n", counted, start)
+            counted = start
+            loc_start = start
+            while loc_start < begin:  # each .loc line before it, at its own line number
+                stop = text.find("\n", text.find(".loc", loc_start))
+                self._add_loc(text[loc_start:stop], line + text.count("\n", start, stop))
+                loc_start = stop + 1
+            newline = text.rfind("\n", 0, begin)  # the column its text starts at (for errors)
+            self._add_instruction(item.group(2), line + text.count("\n", start, begin),
+                                  token.column + begin if newline < 0 else begin - newline)
         return None
 
     def _add_loc(self, text: str, line: int) -> None:
@@ -375,11 +390,6 @@ class _IrBuilder:
         loc = (file_index, line, column, function_name, inlined)
         self.recent_locs[loc[:3]] = loc
         self.current_loc = loc
-
-    def instruction(self, c):
-        token = c[0]
-        self._add_instruction(str(token), token.line + self.line_offset, token.column)
-        return None
 
     def _add_instruction(self, text: str, line: int, token_column: int) -> None:
         """An instruction token's text, starting at `line` (its leading whitespace included)."""
@@ -438,7 +448,9 @@ def _is_number(word: str) -> bool:
 # a run of digits backtrack exponentially on a long malformed `.b8` line.
 _SECTION_VALUE = r"[-+]?[.$\w]+(?:[-+][.$\w]+)*"
 _SECTION_LINE = re.compile(rf"(?:[$\w]+:|\.b(?:8|16|32|64)\s+{_SECTION_VALUE}(?:\s*,\s*{_SECTION_VALUE})*)\Z")
-_LOC_LINES = re.compile(r"(?:\s*\.loc[ \t][^\n]*\n)+")  # the .loc lines of a LOCATED_INSTRUCTION
+# one instruction of an INSTRUCTIONS run: the .loc lines before it, then its text up to the ';' (the
+# grammar's INSTRUCTION_TEXT has no ';' inside, and a .loc line runs to its newline)
+_RUN_ITEM = re.compile(r"((?:\s*\.loc[ \t][^\n]*\n)*)([^;]*;)")
 _INSTRUCTION_PARTS = re.compile(r"\s*(?:@(!?)(%?[\w$]+)\s+)?([a-z][\w.:]*)(.*);", re.S)
 
 
@@ -537,13 +549,14 @@ def _parser() -> tuple:
     """The Lark parser and its callback object, built once per process."""
     builder = _IrBuilder()
     lark = Lark(grammar_text(), parser="lalr", lexer="contextual", transformer=builder, maybe_placeholders=True,
+                lexer_callbacks={"INSTRUCTIONS": builder.lexed_run},
                 cache=True)  # the analysed grammar is cached in the temp directory: faster start
     return lark, builder
 
 
 _TERMINAL_DESCRIPTIONS = {
     "SEMICOLON": "';'", "COMMA": "','", "LBRACE": "'{'", "RBRACE": "'}'", "LSQB": "'['", "RSQB": "']'",
-    "LPAR": "'('", "RPAR": "')'", "INSTRUCTION": "an instruction", "LOCATED_INSTRUCTION": "an instruction", "REG": "a register", "NAME": "a name",
+    "LPAR": "'('", "RPAR": "')'", "INSTRUCTIONS": "an instruction", "REG": "a register", "NAME": "a name",
     "LOC": "a .loc", "SECTION_BODY": "a section body", "CALLPROTOTYPE": "a .callprototype",
     "INT": "an integer", "DOTWORD": "a directive", "LABEL_DEF": "a label", "STRING": "a string",
     "HEX_FLOAT": "a float", "DEC_FLOAT": "a float", "VERSION_NUMBER": "a version number", "PLUS": "'+'",
@@ -591,10 +604,15 @@ def _syntax_error(path: str, text: str, err: UnexpectedInput, line_offset: int) 
         message = f"syntax error: unexpected end of file; expected {_describe_expected(err.expected)}"
     elif isinstance(err, UnexpectedToken):
         tok = err.token
-        shown = "end of file" if tok.type == "$END" else _shown(str(tok))
-        message = f"syntax error: unexpected {shown}; expected {_describe_expected(err.expected)}"
         if tok.type == "$END":
+            shown = "end of file"
+        else:  # of a run of instructions, the first (with the .loc lines before it)
+            shown = _shown(_RUN_ITEM.match(str(tok)).group(0) if tok.type == "INSTRUCTIONS" else str(tok))
+        message = f"syntax error: unexpected {shown}; expected {_describe_expected(err.expected)}"
+        if tok.type == "$END":  # where the text ends: after its last character that is not a space
+            end = text.rstrip()
             line = _last_line(text) + line_offset
+            column = len(end) - end.rfind("\n")
     else:
         message = f"syntax error: {err}"
     return InputError(path, message, line, column)
@@ -606,11 +624,16 @@ def _parse_text(path: str, text: str, line_offset: int = 0) -> list:
     builder.collected_items = []
     builder.line_offset = line_offset
     builder.path = path
+    builder.pending_run = None
     try:
         return lark.parse(text)
     except InputError:
         raise
     except UnexpectedInput as err:
+        if builder.pending_run is not None and builder.pending_run is not getattr(err, "token", None):
+            # the run of instructions before the error is not built yet (the parser waited for the
+            # token after it): an error inside it comes first in the file
+            builder.instruction_run([builder.pending_run])
         raise _syntax_error(path, text, err, line_offset) from None
     except VisitError as err:  # a callback rejected its input
         if isinstance(err.orig_exc, InputError):

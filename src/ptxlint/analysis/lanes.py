@@ -55,7 +55,8 @@ class LaneEvaluator:
         self.variable_symbols: dict = {}  # symbol -> variable name, for every declared variable
         self.booleans: set = set()  # symbols (and per-thread symbol bases) that hold a predicate: 0 or 1
         self.nonzero: set = set()  # symbols known not to be 0 (`x | 1`)
-        self._opaque_vectors: dict = {}  # key prefix -> one unknown per thread (`_opaque_per_thread`)
+        # vectors of one unknown per thread, by key (`_opaque_per_thread`, `_canonical_per_thread`)
+        self._opaque_vectors: dict = {}
         self.rotations: dict = {}  # symbol of `(c + U) mod d` -> (terms of U, d, c mod d)
         self._block_conditions: dict = {}  # block id -> per thread, the literals its arrival requires
         # set on evaluators made by `for_iteration`: one iteration of one loop, values pinned

@@ -3,8 +3,8 @@
 Threads are numbered linearly (x + y*Dx + z*Dx*Dy); warp w holds threads 32w..32w+31. Values are
 `symbolic.Value`s, one per thread, in the vector forms of lane_values.py (the value domain: this
 module reads the IR and, for each opcode, combines values there). Evaluation follows reaching
-definitions backwards from a use, memoised per (definition, register). Whatever the evaluator had to assume is recorded as a note that travels
-with the result, so a finding can say it.
+definitions backwards from a use, memoised per (definition, register). Whatever the evaluator had
+to assume is recorded as a note that travels with the result, so a finding can say it.
 """
 
 from __future__ import annotations
@@ -19,7 +19,9 @@ from ..frontend.ir import (
 from . import predicates as P
 from . import symbolic as S
 from .lane_values import (
-    AFFINE_OPS, Affine, COMPARE, CONCRETE_OPS, SIGNED, Varying, all_distinct_unknowns, apply_per_distinct, as_affine, bits_of, disjoint_bits_sum, exact_quotient, masked_away, single_symbol, uniform_const, uniform_vector, where_predicate, wrap_consts,
+    AFFINE_OPS, Affine, COMPARE, CONCRETE_OPS, SIGNED, Varying, all_distinct_unknowns, apply_per_distinct,
+    as_affine, bits_of, disjoint_bits_sum, exact_quotient, masked_away, single_symbol, uniform_const,
+    uniform_vector, where_predicate, wrap_consts,
 )
 from .budget import spend
 from .cfg import ENTRY
@@ -1035,23 +1037,17 @@ class LaneEvaluator:
 
     def _canonical_per_thread(self, form: tuple, va: Affine, vb: Affine) -> list:
         """P.canonical_compare in each thread (`form` is P.canonical_form's), for operands whose
-        unknown parts differ: one boolean unknown per thread (`tid * 4 + k < n`), made here in one
-        loop (it is a hot path)."""
-        table, booleans, negate = self.table, self.booleans, form[2]
+        unknown parts differ: one boolean unknown per thread (`tid * 4 + k < n`), made once per
+        pair of operand vectors (loop iterations repeat the same comparisons)."""
         ta, tb = va.terms, vb.terms
         memo_key = ("canonical", form, ta, tb, tuple(va.consts), tuple(vb.consts))
-        out = self._opaque_vectors.get(memo_key)  # loop iterations repeat the same comparisons
-        if out is not None:
-            return out
-        out = []
-        for x, y in zip(va.consts, vb.consts):
-            key = ("opaque", P.canonical_key(form, (x, ta), (y, tb)))
-            name = table.interned(key)
-            if name is None:
-                name = table.symbol(key, S.ComputedFrom(key[1]), True)
-            booleans.add(name)
-            out.append((1, ((name, -1),)) if negate else (0, ((name, 1),)))
-        self._opaque_vectors[memo_key] = out
+        out = self._opaque_vectors.get(memo_key)
+        if out is None:
+            unknown, negate = self._boolean_opaque, form[2]
+            out = [unknown(P.canonical_key(form, (x, ta), (y, tb))) for x, y in zip(va.consts, vb.consts)]
+            if negate:
+                out = [P.p_not(v) for v in out]
+            self._opaque_vectors[memo_key] = out
         return out
 
     def _compare_per_thread(self, compare, cmp, type_name, a, b, bits, signed) -> list:

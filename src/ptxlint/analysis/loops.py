@@ -100,7 +100,7 @@ def simulate_loop(ctx, header, body) -> Optional[LoopIterations]:
                     carried[reg.name] = (reg, outside)
     if not carried:
         return None
-    values = _CarriedValues(carried, base, lambda reg, outside: base._join_outside(reg, outside))
+    values = _CarriedValues(carried, base, base._join_outside)
     # Threads whose arrival is unknown (the loop sits under a branch on an unknown, e.g. inside an
     # outer loop bounded by a parameter) are assumed to arrive, as for any other access; the trip
     # count must still be known for every arriving thread.

@@ -604,15 +604,14 @@ def _syntax_error(path: str, text: str, err: UnexpectedInput, line_offset: int) 
         message = f"syntax error: unexpected end of file; expected {_describe_expected(err.expected)}"
     elif isinstance(err, UnexpectedToken):
         tok = err.token
-        if tok.type == "$END":
-            shown = "end of file"
-        else:  # of a run of instructions, the first (with the .loc lines before it)
-            shown = _shown(_RUN_ITEM.match(str(tok)).group(0) if tok.type == "INSTRUCTIONS" else str(tok))
-        message = f"syntax error: unexpected {shown}; expected {_describe_expected(err.expected)}"
         if tok.type == "$END":  # where the text ends: after its last character that is not a space
+            shown = "end of file"
             end = text.rstrip()
             line = _last_line(text) + line_offset
             column = len(end) - end.rfind("\n")
+        else:  # of a run of instructions, the first (with the .loc lines before it)
+            shown = _shown(_RUN_ITEM.match(str(tok)).group(0) if tok.type == "INSTRUCTIONS" else str(tok))
+        message = f"syntax error: unexpected {shown}; expected {_describe_expected(err.expected)}"
     else:
         message = f"syntax error: {err}"
     return InputError(path, message, line, column)

@@ -664,11 +664,8 @@ def _collide(first: SharedSite, second: SharedSite, crossed, want_inside: bool,
             if not (span_a[0] < span_b[1] and span_b[0] < span_a[1]):
                 continue
             if same_grid:
-                # equal widths at multiples of the width overlap only where they start together; a
-                # byte only one thread touches, the same thread on both sides, has no pair (the usual
-                # `s[tid] = ...; ... = s[tid]`), and is passed over here in one loop
-                candidates = [((c, ta), (c,)) for c, ta in at_a.items()
-                              if (tb := at_b.get(c)) is not None and (len(ta) > 1 or tb != ta)]
+                # equal widths at multiples of the width overlap only where they start together
+                candidates = (((c, ta), (c,)) for c, ta in at_a.items() if c in at_b)
             else:
                 # b's accesses that share a byte with a's start within (c - b's width, c + a's width)
                 candidates = (((c, ta), eb.starts_between(terms, c - eb.nbytes + 1, c + ea.nbytes))
@@ -677,7 +674,7 @@ def _collide(first: SharedSite, second: SharedSite, crossed, want_inside: bool,
                 for d in starts:
                     tb = at_b[d]
                     if len(ta) == 1 and tb == ta:
-                        continue  # one thread, the same on both sides: no pair
+                        continue  # one thread, the same on both sides (`s[tid] = ...; ... = s[tid]`): no pair
                     spend()
                     key = (terms, max(c, d))
                     if cross is None:

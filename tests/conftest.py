@@ -6,6 +6,17 @@ import pytest
 from support import REPO, run_cli
 
 
+def pytest_configure(config):
+    """ptxlint run by the tests reads no user configuration and writes no user cache of the
+    person running them: both homes are a fresh temporary directory for the session."""
+    import os
+    import tempfile
+
+    home = tempfile.mkdtemp(prefix="ptxlint-tests-home-")
+    os.environ["XDG_CACHE_HOME"] = os.path.join(home, "cache")
+    os.environ["XDG_CONFIG_HOME"] = os.path.join(home, "config")
+
+
 @pytest.fixture
 def cli():
     return run_cli

@@ -85,10 +85,13 @@ def discover(paths: Iterable[str]) -> tuple:
 
 
 def including_sources(header: str, search_root: Optional[str] = None) -> list:
-    """The `.cu` files under `search_root` (default: the working directory) that `#include` a
-    header with this file name. Headers are checked through them: nvcc needs a translation unit."""
+    """The `.cu` files under `search_root` (default: the header's repository, else its directory)
+    that `#include` a header with this file name. Headers are checked through them: nvcc needs a
+    translation unit. Files are read through the gate (regular files, bounded size)."""
+    from .gate import read_bytes, trust_checked_path
+
     base = os.path.basename(header)
-    root = search_root or os.getcwd()
+    root = search_root or trust_checked_path(header)
     out = []
     for dirpath, dirs, names in os.walk(root):
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in ("build", "node_modules"))
@@ -97,10 +100,9 @@ def including_sources(header: str, search_root: Optional[str] = None) -> list:
                 continue
             path = os.path.join(dirpath, name)
             try:
-                with open(path, encoding="utf-8", errors="replace") as fh:
-                    text = fh.read()
+                text = read_bytes(path).decode("utf-8", errors="replace")
             except OSError:
-                continue
+                continue  # outside the repository (a link), a FIFO, too large, unreadable
             if any(os.path.basename(inc) == base for inc in _INCLUDE.findall(text)):
                 out.append(os.path.relpath(path) if not os.path.isabs(header) else path)
     return out
@@ -121,7 +123,12 @@ def check_file(path: str, options: Optional[CheckOptions] = None) -> FileResult:
 
 def check_paths(paths: Iterable[str], options: Optional[CheckOptions] = None) -> list:
     """Check every file under `paths`; bad files give errors, the others are still checked."""
+    from .gate import trust_checked_path
+
     options = options or CheckOptions()
+    paths = list(paths)
+    # the boundary of every read (gate.py): the repositories (else directories) of the paths given
+    options = replace(options, boundary=options.boundary or tuple(dict.fromkeys(map(trust_checked_path, paths))))
     files, errors = discover(paths)
     results = [FileResult(e.path, errors=[e]) for e in errors]
     plans: list = []

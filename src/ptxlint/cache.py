@@ -4,11 +4,18 @@ An entry is keyed by the file's content hash, the options that shape its result 
 block shapes, nvcc and its arguments) and a fingerprint of ptxlint itself. A `.cu` entry also
 records the content hash of every file its PTX names in `.file` (the headers it includes), and is
 used only while all of them are unchanged.
+
+The cache lives in the user's cache directory (`$PTXLINT_CACHE_DIR`, else
+`$XDG_CACHE_HOME/ptxlint`, else `~/.cache/ptxlint`), never by default in the checked tree. Every
+entry is signed with a key that only this user's cache holds (HMAC-SHA256), so an entry that a
+checked-out tree brings along (a forged `.ptxlint_cache/`) is a miss, and an entry is replayed only
+when it is well formed (cache_entries.valid_entry); anything else is a miss, never an error.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
 import re
@@ -19,17 +26,26 @@ from typing import Optional
 from . import __version__
 
 CACHE_DIR_NAME = ".ptxlint_cache"
-FORMAT = 2  # 2: paths stored relative to the checked file
+FORMAT = 3  # 2: paths stored relative to the checked file; 3: signed entries
+_KEY_FILE = "signing.key"
+
+
+def user_cache_home() -> str:
+    """`$XDG_CACHE_HOME/ptxlint`, else `~/.cache/ptxlint`."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "ptxlint")
 
 
 def default_cache_dir() -> str:
-    return os.environ.get("PTXLINT_CACHE_DIR") or os.path.join(os.getcwd(), CACHE_DIR_NAME)
+    return os.environ.get("PTXLINT_CACHE_DIR") or user_cache_home()
 
 
 def file_digest(path: str) -> Optional[str]:
+    """The content hash of a file inside the boundary (gate.py), None when it may not be read."""
+    from .gate import MAX_PTX_BYTES, read_bytes
+
     try:
-        with open(path, "rb") as fh:
-            return hashlib.sha256(fh.read()).hexdigest()
+        return hashlib.sha256(read_bytes(path, MAX_PTX_BYTES)).hexdigest()
     except OSError:
         return None
 
@@ -56,33 +72,88 @@ def make_key(content_digest: str, options: dict) -> str:
 
 
 class ResultCache:
-    """One JSON file per entry under `directory`; writes are atomic, reads tolerate garbage."""
+    """One JSON file per entry under `directory`, signed; writes are atomic, reads tolerate
+    garbage (a miss)."""
 
     def __init__(self, directory: str) -> None:
         self.directory = directory
+        self._key: Optional[bytes] = None
 
     def _path(self, key: str) -> str:
         return os.path.join(self.directory, f"v{FORMAT}", key[:2], key + ".json")
 
     def get(self, key: str) -> Optional[dict]:
-        try:
-            with open(self._path(key), encoding="utf-8") as fh:
-                entry = json.load(fh)
-        except (OSError, ValueError):
+        """The entry stored under `key` when it is signed with this cache's key and well formed."""
+        from .cache_entries import valid_entry
+        from .gate import MAX_CACHE_ENTRY_BYTES, read_bytes
+
+        signing = self._signing_key(create=False)
+        if signing is None:
             return None
-        return entry
+        try:
+            raw = read_bytes(self._path(key), MAX_CACHE_ENTRY_BYTES, bounded=False)
+            stored = json.loads(raw)
+        except (OSError, ValueError, RecursionError):
+            return None
+        if not isinstance(stored, dict) or not isinstance(stored.get("mac"), str) or not isinstance(stored.get("entry"), str):
+            return None
+        expected = hmac.new(signing, (key + stored["entry"]).encode(), hashlib.sha256).hexdigest()
+        if not hmac.compare_digest(expected, stored["mac"]):
+            return None  # not written by this user's ptxlint: a forged or foreign entry
+        try:
+            entry = json.loads(stored["entry"])
+        except (ValueError, RecursionError):
+            return None
+        return entry if valid_entry(entry) else None
 
     def put(self, key: str, entry: dict) -> None:
         path = self._path(key)
         try:
             self._ensure_root()
+            signing = self._signing_key(create=True)
+            if signing is None:
+                return
+            body = json.dumps(entry)
+            mac = hmac.new(signing, (key + body).encode(), hashlib.sha256).hexdigest()
             os.makedirs(os.path.dirname(path), exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(entry, fh)
+                json.dump({"mac": mac, "entry": body}, fh)
             os.replace(tmp, path)
         except OSError:
             pass  # a read-only checkout still gets its results, just not cached
+
+    def _signing_key(self, create: bool) -> Optional[bytes]:
+        """The secret entries are signed with: in the cache directory when that lies outside every
+        checked tree, else in the user's cache home (a tree can bring a cache directory along,
+        never the user's key). Created on first write, readable by the user alone."""
+        if self._key is not None:
+            return self._key
+        from .gate import is_trusted, read_bytes
+
+        home = self.directory if not is_trusted(self.directory) else user_cache_home()
+        path = os.path.join(home, _KEY_FILE)
+        try:
+            self._key = read_bytes(path, 1024, bounded=False)
+        except FileNotFoundError:
+            if not create:
+                return None
+            try:
+                os.makedirs(home, exist_ok=True)
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(os.urandom(32).hex().encode())
+            except FileExistsError:
+                pass  # another worker made it first
+            except OSError:
+                return None
+            try:
+                self._key = read_bytes(path, 1024, bounded=False)
+            except OSError:
+                return None
+        except OSError:
+            return None
+        return self._key if len(self._key) >= 32 else None
 
     def _ensure_root(self) -> None:
         if os.path.isdir(self.directory):
@@ -106,7 +177,7 @@ _FILE_DIRECTIVE = re.compile(rb'^[ \t]*\.file[ \t]+(\d+)[ \t]+"([^"\n]*)"', re.M
 def _anchor(checked: str) -> tuple:
     """(directory of the checked file, the tree paths are stored relative to: its repository, or
     the directory itself)."""
-    from .frontend.sourcefiles import repository_root
+    from .gate import repository_root
 
     folder = os.path.dirname(os.path.abspath(checked))
     return folder, repository_root(folder) or folder
@@ -142,10 +213,10 @@ def source_files(path: str) -> Optional[dict]:
     """The `.file` table of a PTX file as ptxlint resolves it from where the file is now (sources
     looked up in this checkout: frontend/sourcemap.py), stored form; None if unreadable."""
     from .frontend.sourcemap import relocated_sources
+    from .gate import MAX_PTX_BYTES, read_bytes
 
     try:
-        with open(path, "rb") as fh:
-            text = fh.read()
+        text = read_bytes(path, MAX_PTX_BYTES)
     except OSError:
         return None
     files = {int(m.group(1)): m.group(2).decode("utf-8", errors="replace") for m in _FILE_DIRECTIVE.finditer(text)}
@@ -155,10 +226,10 @@ def source_files(path: str) -> Optional[dict]:
 
 def safe_digest(path: Optional[str]) -> Optional[str]:
     """The digest of a source a cached result depends on, read only if it is a trusted regular
-    file (frontend/sourcefiles.py); None otherwise (a missing file, or one that may not be read)."""
+    file (gate.py); None otherwise (a missing file, or one that may not be read)."""
     import stat
 
-    from .frontend.sourcefiles import is_trusted
+    from .gate import is_trusted
 
     if not path or path.startswith("<") or not is_trusted(path):
         return None

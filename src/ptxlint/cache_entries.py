@@ -15,6 +15,43 @@ from .file_plan import _FilePlan
 from .places import user_path
 
 
+
+def _optional(value, kind) -> bool:
+    return value is None or (isinstance(value, kind) and not isinstance(value, bool))
+
+
+def _strings(value) -> bool:
+    return isinstance(value, list) and all(_optional(v, str) for v in value)
+
+
+def _valid_diagnostic(d) -> bool:
+    from dataclasses import fields
+
+    from .diagnostics import SEVERITIES, Diagnostic
+
+    return (isinstance(d, dict) and isinstance(d.get("code"), str) and d.get("severity") in SEVERITIES
+            and isinstance(d.get("message"), str) and _optional(d.get("path"), str)
+            and all(_optional(d.get(k), int) for k in ("line", "column", "ptx_line"))
+            and all(_optional(d.get(k), str) for k in ("kernel", "ptx_path", "fix"))
+            and isinstance(d.get("notes", []), list) and all(isinstance(n, str) for n in d.get("notes", []))
+            and isinstance(d.get("data", {}), dict) and set(d) <= {f.name for f in fields(Diagnostic)})
+
+
+def valid_entry(entry) -> bool:
+    """Is `entry` (as read back from the cache) of the shape `_portable_entry` writes? Anything
+    else is a miss: a corrupt, foreign-version or crafted entry never reaches the reporters."""
+    if not isinstance(entry, dict):
+        return False
+    deps, files = entry.get("deps", {}), entry.get("files")
+    not_checked = entry.get("not_checked", {})
+    return (isinstance(entry.get("diagnostics"), list) and all(map(_valid_diagnostic, entry["diagnostics"]))
+            and entry.get("errors") == [] and _strings(entry.get("sources")) and bool(entry["sources"])
+            and _strings(entry.get("kernels", []))
+            and isinstance(not_checked, dict) and all(isinstance(v, int) for v in not_checked.values())
+            and isinstance(deps, dict) and all(_optional(v, str) for v in deps.values())
+            and (files is None or (isinstance(files, dict) and all(_optional(v, str) for v in files.values()))))
+
+
 def _portable_entry(entry: dict, plan: _FilePlan, deps: dict) -> dict:
     """`entry` as cached: every path relative to the checked file (cache.portable_path), with the
     digests of the sources it depends on and, for PTX, the `.file` table as resolved here."""

@@ -31,3 +31,7 @@ class CheckOptions:
     jobs: Optional[int] = None  # None = one per CPU
     report_unused_suppressions: bool = False
     toolkit_headers: bool = False  # report findings located in CUDA toolkit headers too
+    # the directories files may be read from (gate.py): the checked paths' repositories; empty:
+    # the repository (else the directory) of each file checked
+    boundary: tuple = ()
+    trust_config: bool = False  # a repository's config may name programs and nvcc options

@@ -67,8 +67,12 @@ FORMATS = ["text", "concise", "json", "sarif", "github"]
               help="Report `// ptxlint: ignore[...]` comments that suppress nothing (as SUPP001).")
 @click.option("--no-cache", is_flag=True, help="Recompile and re-analyse every file; do not read or write the cache.")
 @click.option("--cache-dir", default=None, metavar="DIR",
-              help="Where to keep cached results (default: $PTXLINT_CACHE_DIR or ./.ptxlint_cache).")
+              help="Where to keep cached results (default: $PTXLINT_CACHE_DIR, else $XDG_CACHE_HOME/ptxlint, "
+                   "else ~/.cache/ptxlint).")
 @click.option("--isolated", is_flag=True, help="Ignore pyproject.toml / .ptxlint.toml configuration.")
+@click.option("--trust-config", is_flag=True,
+              help="Let the checked repository's configuration name the nvcc to run and any nvcc option "
+                   "(refused by default: ptxlint runs only programs you name).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Files checked in parallel (default: CPUs).")
 @click.option("--toolkit-headers", is_flag=True,
               help="Also report findings located in CUDA toolkit headers (CUB, Thrust, libcu++), "
@@ -80,7 +84,8 @@ FORMATS = ["text", "concise", "json", "sarif", "github"]
               help="CPU seconds the analysis of one kernel may take (default: 5, or `analysis-budget` in the "
                    "config; 0: no limit). A kernel that needs more is reported as incomplete.")
 def check(paths, fmt, select, ignore, blocks, arches, nvcc, nvcc_args, output, statistics,
-          report_unused_suppressions, no_cache, cache_dir, isolated, jobs, toolkit_headers, level, analysis_budget):
+          report_unused_suppressions, no_cache, cache_dir, isolated, trust_config, jobs, toolkit_headers, level,
+          analysis_budget):
     """Check .cu, .ptx files (or directories of them) and report findings."""
     from .cache import default_cache_dir
 
@@ -93,6 +98,7 @@ def check(paths, fmt, select, ignore, blocks, arches, nvcc, nvcc_args, output, s
         nvcc=nvcc,
         nvcc_args=list(nvcc_args),
         use_config=not isolated,
+        trust_config=trust_config,
         cache_dir=None if no_cache else (cache_dir or default_cache_dir()),
         jobs=jobs,
         report_unused_suppressions=report_unused_suppressions,

@@ -1,9 +1,16 @@
-"""Project configuration: `[tool.ptxlint]` in `pyproject.toml`, or a `.ptxlint.toml`.
+"""Project configuration: `[tool.ptxlint]` in `pyproject.toml`, or a `.ptxlint.toml`; and the
+user's own configuration, `$XDG_CONFIG_HOME/ptxlint/config.toml` (`~/.config/ptxlint/config.toml`).
 
-The nearest configuration above each checked file applies to it (a `.ptxlint.toml` wins over a
-`pyproject.toml` in the same directory; a `pyproject.toml` without `[tool.ptxlint]` is skipped).
-Command-line options win over it. Unknown keys and bad values are InputErrors naming the file,
-the line and the key.
+The nearest configuration above each checked file, inside its repository, applies to it (a
+`.ptxlint.toml` wins over a `pyproject.toml` in the same directory; a `pyproject.toml` without
+`[tool.ptxlint]` is skipped). Command-line options win over it. Unknown keys and bad values are
+InputErrors naming the file, the line and the key.
+
+Trust: a repository's configuration is part of the checked (untrusted) tree, so it may not name a
+program to run (`nvcc`) nor nvcc options beyond those that only shape the compilation (`-std=`,
+`-D`, `-I`, `--expt-extended-lambda`, ...: SAFE_NVCC_ARGS). Such a key is an InputError unless the
+user trusts the repository (`--trust-config`, or `trust-repository-config = true` in the user
+configuration). The user configuration may set everything.
 
     [tool.ptxlint]
     select = ["BANK", "SYNC"]
@@ -43,6 +50,19 @@ CONFIG_FILES = (".ptxlint.toml", "pyproject.toml")
 
 KNOWN_KEYS = ("select", "ignore", "per-file-ignores", "arch", "block", "nvcc", "nvcc-args", "include-dirs", "defines",
               "analysis-budget")
+USER_ONLY_KEYS = ("trust-repository-config",)  # keys of the user configuration alone
+
+# nvcc options a repository's configuration may give: they change how the code compiles, never
+# which program runs, what is read beyond headers, or what is written.
+SAFE_NVCC_ARGS = re.compile(
+    r"-(-?std=c\+\+\d\d|D[A-Za-z_]\w*(=[^\s]*)?|U[A-Za-z_]\w*|I[^\s]+|O[0-3]|w|G|lineinfo|restrict"
+    r"|-?expt-extended-lambda|-?extended-lambda|-?expt-relaxed-constexpr|-?use_fast_math"
+    r"|-?(ftz|prec-div|prec-sqrt|fmad)=(true|false)|-?maxrregcount=\d+|-?(rdc|relocatable-device-code)=(true|false)"
+    r"|-?diag-suppress=[\w,]+|-?default-stream=(legacy|per-thread|null)|Wno-deprecated-gpu-targets"
+    r"|Wno-deprecated-declarations|-disable-warnings)"
+)
+_SAFE_WITH_VALUE = {"-std": re.compile(r"c\+\+\d\d"), "-I": re.compile(r".+"), "-isystem": re.compile(r".+"),
+                    "-D": re.compile(r"[A-Za-z_]\w*(=[^\s]*)?"), "-Xcudafe": re.compile(r"--diag_suppress=[\w,]+")}
 
 
 @dataclass(frozen=True)
@@ -60,6 +80,7 @@ class Config:
     include_dirs: tuple = ()  # absolute
     defines: tuple = ()
     analysis_budget: Optional[float] = None  # CPU seconds per kernel; 0: no limit
+    trust_repository_config: bool = False  # user configuration only: repositories may name programs
 
     @property
     def root(self) -> str:
@@ -103,8 +124,9 @@ def parse_block_shape(value) -> tuple:
 
 
 @lru_cache(maxsize=None)
-def find_config_file(directory: str) -> Optional[str]:
-    """The nearest configuration file at or above `directory`, or None."""
+def find_config_file(directory: str, stop: Optional[str] = None) -> Optional[str]:
+    """The nearest configuration file at or above `directory`, not above `stop` (the repository
+    root: a configuration outside the checked repository is not read), or None."""
     directory = os.path.abspath(directory)
     while True:
         for name in CONFIG_FILES:
@@ -112,33 +134,54 @@ def find_config_file(directory: str) -> Optional[str]:
             if os.path.isfile(candidate) and (name != "pyproject.toml" or _has_ptxlint_table(candidate)):
                 return candidate
         parent = os.path.dirname(directory)
-        if parent == directory:
+        if parent == directory or (stop is not None and directory == os.path.abspath(stop)):
             return None
         directory = parent
 
 
 def _has_ptxlint_table(pyproject: str) -> bool:
+    from .gate import MAX_CONFIG_BYTES, read_bytes
+
     try:
-        with open(pyproject, "rb") as fh:
-            data = fh.read()
+        data = read_bytes(pyproject, MAX_CONFIG_BYTES)
     except OSError:
         return False
     return re.search(rb"^\s*\[\s*tool\s*\.\s*ptxlint\b", data, re.MULTILINE) is not None
 
 
-def config_for(file_path: str) -> Config:
-    """The configuration that applies to `file_path` (DEFAULT when there is none)."""
-    found = find_config_file(os.path.dirname(os.path.abspath(file_path)))
-    return load_config(found) if found else DEFAULT
+def config_for(file_path: str, trusted: bool = False) -> Config:
+    """The repository configuration that applies to `file_path` (DEFAULT when there is none);
+    `trusted`: the user lets it name programs and any nvcc option (--trust-config)."""
+    from .gate import root_of_checked_path
+
+    folder = os.path.dirname(os.path.abspath(file_path))
+    found = find_config_file(folder, root_of_checked_path(file_path))
+    return load_config(found, trusted) if found else DEFAULT
+
+
+def user_config_path() -> Optional[str]:
+    """`$XDG_CONFIG_HOME/ptxlint/config.toml` (default `~/.config/...`) when it exists."""
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    path = os.path.join(base, "ptxlint", "config.toml")
+    return path if os.path.isfile(path) else None
+
+
+def user_config() -> Config:
+    """The user's own configuration (trusted: it may name nvcc and any option), or DEFAULT."""
+    path = user_config_path()
+    return load_config(path, True, user=True) if path else DEFAULT
 
 
 @lru_cache(maxsize=None)
-def load_config(path: str) -> Config:
-    """Read and validate one configuration file. Raises InputError naming file, line and key."""
+def load_config(path: str, trusted: bool = False, user: bool = False) -> Config:
+    """Read and validate one configuration file. Raises InputError naming file, line and key.
+    `trusted`: it may name programs (`nvcc`) and any nvcc option; `user`: the user's own file, read
+    wherever it is."""
+    from .gate import MAX_CONFIG_BYTES, read_bytes
+
     shown = _display(path)
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
+        raw = read_bytes(path, MAX_CONFIG_BYTES, bounded=not user)
     except OSError as err:
         raise InputError(shown, f"cannot read configuration: {err.strerror}") from None
     text = raw.decode("utf-8", errors="replace")
@@ -147,10 +190,12 @@ def load_config(path: str) -> Config:
     except tomllib.TOMLDecodeError as err:
         line = getattr(err, "lineno", None)
         raise InputError(shown, f"invalid TOML: {err.args[0] if err.args else err}", line) from None
+    except RecursionError:
+        raise InputError(shown, "invalid TOML: nested too deeply") from None
     is_pyproject = os.path.basename(path) == "pyproject.toml"
     table = data.get("tool", {}).get("ptxlint", {}) if is_pyproject else data
     section = "[tool.ptxlint]" if is_pyproject else "the top-level table"
-    return _Validator(shown, path, text, table, section, is_pyproject).build()
+    return _Validator(shown, path, text, table, section, is_pyproject, trusted, user).build()
 
 
 def _display(path: str) -> str:
@@ -159,10 +204,35 @@ def _display(path: str) -> str:
 
 
 class _Validator:
-    def __init__(self, shown, path, text, table, section, is_pyproject):
+    def __init__(self, shown, path, text, table, section, is_pyproject, trusted=False, user=False):
         self.shown, self.path, self.text, self.table = shown, path, text, table
         self.section, self.prefix = section, ("tool.ptxlint." if is_pyproject else "")
         self.lines = text.split("\n")
+        self.trusted, self.user = trusted or user, user
+
+    def untrusted(self, key: str, what: str) -> InputError:
+        return self.error(key, f"{what}: a repository's configuration may not name programs to run or nvcc "
+                               "options beyond those that shape the compilation (-std, -D, -I, ...). Pass it on "
+                               "the command line (--nvcc, --nvcc-arg), set it in your user configuration "
+                               "(~/.config/ptxlint/config.toml), or pass --trust-config if you trust this "
+                               "repository")
+
+    def nvcc_args(self, key: str, value) -> tuple:
+        args = self.strings(key, value)
+        if self.trusted:
+            return args
+        k = 0
+        while k < len(args):
+            arg = args[k]
+            follows = _SAFE_WITH_VALUE.get(arg)
+            if follows is not None and k + 1 < len(args) and follows.fullmatch(args[k + 1]):
+                k += 2
+                continue
+            if follows is None and SAFE_NVCC_ARGS.fullmatch(arg):
+                k += 1
+                continue
+            raise self.untrusted(key, f"`{key}` gives nvcc {arg!r}")
+        return args
 
     def error(self, key: str, message: str) -> InputError:
         return InputError(self.shown, message, self.line_of(key))
@@ -201,6 +271,8 @@ class _Validator:
         if not isinstance(t, dict):
             raise InputError(self.shown, f"{self.section} must be a table")
         for key in t:
+            if key in USER_ONLY_KEYS and self.user:
+                continue
             if key not in KNOWN_KEYS:
                 hint = ""
                 close = [k for k in KNOWN_KEYS if k.replace("-", "_") == key or k.replace("-", "") == key.replace("_", "")]
@@ -230,13 +302,19 @@ class _Validator:
                 raise self.error("arch", "`arch` must name at least one architecture")
         if "block" in t:
             kw["blocks"] = self.blocks(t["block"])
+        if "trust-repository-config" in t:
+            if not isinstance(t["trust-repository-config"], bool):
+                raise self.error("trust-repository-config", "`trust-repository-config` must be true or false")
+            kw["trust_repository_config"] = t["trust-repository-config"]
         if "nvcc" in t:
+            if not self.trusted:
+                raise self.untrusted("nvcc", f"`nvcc = {t['nvcc']!r}` names a program to run")
             if not isinstance(t["nvcc"], str) or not t["nvcc"]:
                 raise self.error("nvcc", f"`nvcc` must be a path to nvcc, got {t['nvcc']!r}")
             nvcc = os.path.expanduser(t["nvcc"])
             kw["nvcc"] = os.path.join(root, nvcc) if os.sep in nvcc and not os.path.isabs(nvcc) else nvcc
         if "nvcc-args" in t:
-            kw["nvcc_args"] = self.strings("nvcc-args", t["nvcc-args"])
+            kw["nvcc_args"] = self.nvcc_args("nvcc-args", t["nvcc-args"])
         if "include-dirs" in t:
             dirs = self.strings("include-dirs", t["include-dirs"])
             kw["include_dirs"] = tuple(os.path.normpath(os.path.join(root, os.path.expanduser(d))) for d in dirs)

@@ -49,9 +49,9 @@ def with_launches(path: str, module: Module, analysis, host=((), ())):
     """`analysis` plus the launches of `module`'s kernels found in the host code of `path` (a `.cu`)
     or of the user sources its `.file` directives name (a `.ptx`): for the commands that look at one
     module (`accesses`, `kernels`, `launches`) as `check` does."""
-    from .frontend.sourcefiles import trust_tree_of
+    from .gate import trust_checked_path
 
-    trust_tree_of(path, host[0])
+    trust_checked_path(path)
     return replace(analysis, launches=_launches_in(launch_sources(module.files.values(), path),
                                                    analysis.launches, host))
 
@@ -67,7 +67,8 @@ def _load_modules(path: str, compile_options=None, jobs: Optional[int] = None) -
         from .frontend.nvcc import CompileOptions, compile_to_ptx
 
         compiled = compile_to_ptx(path, compile_options or CompileOptions())
-        modules = [(c.arch, parse_ptx(c.text, f"{path} ({c.arch} PTX)", jobs=jobs)) for c in compiled]
+        modules = [(c.arch, parse_ptx(c.text, f"{path} ({c.arch} PTX)", jobs=jobs, source_name=c.source_name))
+                   for c in compiled]
         for c, (_, m) in zip(compiled, modules):
             m.ptx_text = c.text  # for --level sass: ptxas assembles the PTX nvcc made
         return modules

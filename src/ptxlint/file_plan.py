@@ -27,6 +27,7 @@ class _FilePlan:
     cache_dir: Optional[str]
     parse_jobs: Optional[int]
     host: tuple = ((), ())  # (include dirs, defines) the host code that launches the kernels sees
+    boundary: tuple = ()  # the directories files may be read from (gate.py)
 
     def key_options(self) -> dict:
         a = self.analysis
@@ -50,49 +51,60 @@ def _nvcc_identity(compile_options) -> Optional[str]:
 
 
 def _plan(path: str, options: CheckOptions):
-    """Merge the command line over the file's configuration. Returns a _FilePlan or InputError."""
-    from .config import DEFAULT, config_for
-    from .frontend.nvcc import DEFAULT_ARCH, CompileOptions
+    """Merge the command line over the user's configuration and the file's repository
+    configuration. Returns a _FilePlan or InputError."""
+    from .config import DEFAULT, config_for, user_config
+    from .frontend.nvcc import DEFAULT_ARCH, CompileOptions, include_dirs_of
+    from .gate import root_of_checked_path
     from .rules.registry import resolve_selection
 
     try:
-        config = config_for(path) if options.use_config else DEFAULT
+        user = user_config() if options.use_config else DEFAULT
+        trusted = options.trust_config or user.trust_repository_config
+        config = config_for(path, trusted) if options.use_config else DEFAULT
     except InputError as err:
         return err
-    select = options.select or list(config.select or [])
-    ignore = list(config.ignore) + list(options.ignore) + list(config.ignores_for(path))
+    select = options.select or list(config.select or user.select or [])
+    ignore = list(user.ignore) + list(config.ignore) + list(options.ignore) + list(config.ignores_for(path))
     origin = os.path.relpath(config.path) if config.path else "<command line>"
     try:
         rules = resolve_selection(select, ignore, origin=origin)
     except InputError as err:
         return err
-    blocks = list(options.analysis.block_overrides) + list(config.blocks)
-    arches = list(options.arches) or list(config.arches or [])
+    blocks = list(options.analysis.block_overrides) + list(config.blocks) + list(user.blocks)
+    arches = list(options.arches) or list(config.arches or user.arches or [])
     pinned_arch = options.analysis.arch or (arches[0] if arches else None)
-    budget = options.analysis.budget if options.analysis.budget is not None else config.analysis_budget
+    budget = options.analysis.budget
+    for source in (config, user):
+        budget = source.analysis_budget if budget is None else budget
     analysis = replace(options.analysis, block_overrides=blocks, arch=pinned_arch, budget=budget,
                        toolkit_kernels=options.toolkit_headers)
+    include_dirs = tuple(user.include_dirs) + tuple(config.include_dirs)
+    defines = tuple(user.defines) + tuple(config.defines)
+    extra = tuple(user.nvcc_args) + tuple(config.nvcc_args) + tuple(options.nvcc_args)
     compile_options = None
     if path.endswith(SOURCE_SUFFIXES):
         compile_options = CompileOptions(
-            nvcc=options.nvcc or config.nvcc,
+            nvcc=options.nvcc or user.nvcc or config.nvcc,
             arches=tuple(arches or [options.analysis.arch or DEFAULT_ARCH]),
-            include_dirs=config.include_dirs,
-            defines=config.defines,
-            extra_args=tuple(config.nvcc_args) + tuple(options.nvcc_args),
+            include_dirs=include_dirs,
+            defines=defines,
+            extra_args=extra,
         )
-    extra = tuple(config.nvcc_args) + tuple(options.nvcc_args)
-    host = (tuple(config.include_dirs) + tuple(a[2:] for a in extra if a.startswith("-I") and len(a) > 2),
-            tuple(config.defines) + tuple(a[2:] for a in extra if a.startswith("-D") and len(a) > 2))
-    return _FilePlan(path, tuple(r.code for r in rules), analysis, compile_options, options.cache_dir, None, host)
+    host = (include_dirs + tuple(a[2:] for a in extra if a.startswith("-I") and len(a) > 2),
+            defines + tuple(a[2:] for a in extra if a.startswith("-D") and len(a) > 2))
+    # Files may be read from the checked paths' repositories and the include directories the user
+    # named (command line, user configuration), not from those a repository's configuration names.
+    boundary = tuple(options.boundary) or (root_of_checked_path(path),)
+    boundary += tuple(user.include_dirs) + tuple(include_dirs_of(tuple(user.nvcc_args) + tuple(options.nvcc_args)))
+    return _FilePlan(path, tuple(r.code for r in rules), analysis, compile_options, options.cache_dir, None, host,
+                     boundary)
 
 
 def _trust_sources_of(plan: _FilePlan) -> None:
-    """Let snippets and suppressions be read from the checked file's tree and its include
-    directories, and from nowhere else a PTX file's `.file` may name (frontend/sourcefiles.py)."""
-    from .frontend.sourcefiles import include_dirs_of, trust_tree_of
+    """Let sources be read from the plan's boundary (the checked paths' repositories and the
+    include directories the user named) and from nowhere else a PTX file's `.file`, an `#include`
+    or a config may name (gate.py)."""
+    from .gate import set_boundary
 
-    includes = []
-    if plan.compile is not None:
-        includes = list(plan.compile.include_dirs) + include_dirs_of(plan.compile.extra_args)
-    trust_tree_of(plan.path, includes)
+    set_boundary(plan.boundary)

@@ -82,8 +82,8 @@ def parse_suppressions(path: str, lines: Iterable[str]) -> list:
 def read_lines(path: str) -> list:
     """A file's lines, or none if it cannot be read (a finding may point at a vanished file) or may
     not be: a PTX file can name any path in `.file`, and only trusted sources are read
-    (frontend/sourcefiles.py)."""
-    from .frontend.sourcefiles import read_lines as read_source
+    (gate.py)."""
+    from .gate import read_lines as read_source
 
     return read_source(path) or []
 

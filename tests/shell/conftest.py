@@ -36,10 +36,19 @@ __global__ void broken(float *x) {
 needs_nvcc = pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not on PATH (install the CUDA toolkit or `pip install 'ptxlint[nvcc]'`)")
 
 
+def user_dirs(cwd) -> dict:
+    """The user's cache and configuration homes for a run in `cwd`: beside it, not inside (the
+    cache never lives in the checked tree by default), one pair per project."""
+    cwd = Path(cwd)
+    return {"XDG_CACHE_HOME": str(cwd.parent / f"{cwd.name}.home" / "cache"),
+            "XDG_CONFIG_HOME": str(cwd.parent / f"{cwd.name}.home" / "config")}
+
+
 def ptxlint(*args, cwd, env=None, input=None):
     """Run ptxlint (with the test rule TEST001 registered) in `cwd`."""
     full_env = dict(os.environ)
     full_env.pop("PTXLINT_CACHE_DIR", None)
+    full_env.update(user_dirs(cwd))
     full_env.update(env or {})
     return subprocess.run(
         [sys.executable, str(RUNNER), *map(str, args)],
@@ -49,10 +58,14 @@ def ptxlint(*args, cwd, env=None, input=None):
 
 @pytest.fixture
 def project(tmp_path):
-    """A temporary project directory; `project.write(name, text)` adds files."""
+    """A temporary project directory, a repository (it has `.git`) as a checked project usually
+    is: the boundary of what ptxlint reads (gate.py); `project.write(name, text)` adds files."""
+    (tmp_path / ".git").mkdir()
 
     class Project:
         root = tmp_path
+        cache = Path(user_dirs(tmp_path)["XDG_CACHE_HOME"]) / "ptxlint"  # the default cache directory
+        user_config = Path(user_dirs(tmp_path)["XDG_CONFIG_HOME"]) / "ptxlint" / "config.toml"
 
         def write(self, name, text):
             path = tmp_path / name

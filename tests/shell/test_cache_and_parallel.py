@@ -11,7 +11,8 @@ from test_config import PTX_WITH_BARRIER
 
 
 def fake_nvcc(project, tmp_path):
-    """An nvcc that counts its calls and emits PTX with one barrier on the .cu's line 2."""
+    """An nvcc that counts its calls and emits PTX with one barrier on the .cu's line 2, naming the
+    `inc.cuh` found in the first include directory (the .cu's own, as nvcc is given it)."""
     calls = tmp_path / "calls"
     fake = project.write("tools/nvcc", f"""#!{sys.executable}
 import sys
@@ -21,7 +22,7 @@ src = sys.argv[-1]
 open(sys.argv[sys.argv.index("-o") + 1], "w").write(
     '.version 8.0\\n.target sm_90\\n.address_size 64\\n.visible .entry k()\\n{{\\n'
     '\\t.loc 1 2 5\\n\\tbar.sync \\t0;\\n\\tret;\\n}}\\n\\t.file 1 "' + src + '"\\n'
-    '\\t.file 2 "' + src.rsplit("/", 1)[0] + '/inc.cuh"\\n')
+    '\\t.file 2 "' + next(a[2:] for a in sys.argv if a.startswith("-I")) + '/inc.cuh"\\n')
 """)
     fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
     return calls
@@ -43,7 +44,7 @@ def test_unchanged_files_are_not_recompiled_and_changes_invalidate(project, tmp_
     assert calls.read_text() == "xxx"
     run("--no-cache")
     assert calls.read_text() == "xxxx"
-    assert (project.root / ".ptxlint_cache" / ".gitignore").exists()
+    assert (project.cache / ".gitignore").exists() and not (project.root / ".ptxlint_cache").exists()
 
 
 def test_cache_dir_option_and_env(project, tmp_path):

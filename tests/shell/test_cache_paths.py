@@ -27,7 +27,7 @@ def test_a_copy_and_a_rename_report_their_own_path(project):
     (project.root / "a.ptx").rename(project.root / "c.ptx")  # the first name is gone
     assert concise(project, "c.ptx")[0].startswith("c.ptx:7:1: TEST001")
     assert concise(project, "b.ptx")[0].startswith("b.ptx:7:1: TEST001")
-    assert any((project.root / ".ptxlint_cache").rglob("*.json"))  # these came from the cache
+    assert any(project.cache.rglob("*.json"))  # these came from the cache
 
 
 def test_identical_kernels_in_two_directories_keep_their_sources_and_suppressions(project):

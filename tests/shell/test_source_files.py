@@ -73,20 +73,20 @@ def test_suppressions_are_not_read_from_outside_the_checked_tree(tmp_path):
 
 
 def test_large_and_special_files_are_not_read(tmp_path):
-    from ptxlint.frontend import sourcefiles
+    from ptxlint import gate
 
     big = tmp_path / "big.cu"
-    big.write_bytes(b"x\n" * (sourcefiles.MAX_BYTES // 2 + 1))
+    big.write_bytes(b"x\n" * (gate.MAX_SOURCE_BYTES // 2 + 1))
     small = tmp_path / "small.cu"
     small.write_text("int x;\n")
     fifo = tmp_path / "pipe.cu"
     import os
 
     os.mkfifo(fifo)
-    sourcefiles.trust_directory(str(tmp_path))
-    assert sourcefiles.read_lines(str(small)) == ["int x;", ""]
-    assert sourcefiles.read_lines(str(big)) is None
-    assert sourcefiles.read_lines(str(fifo)) is None  # and does not block waiting for a writer
+    gate.trust_directory(str(tmp_path))
+    assert gate.read_lines(str(small)) == ["int x;", ""]
+    assert gate.read_lines(str(big)) is None
+    assert gate.read_lines(str(fifo)) is None  # and does not block waiting for a writer
     link = tmp_path / "link.cu"
     link.symlink_to("/etc/hostname" if Path("/etc/hostname").exists() else sys.executable)
-    assert sourcefiles.read_lines(str(link)) is None  # a link out of the tree is judged by its target
+    assert gate.read_lines(str(link)) is None  # a link out of the tree is judged by its target

@@ -104,14 +104,16 @@ def kernel_rows(path: str, options, level: str, arch: Optional[str], dynamic: li
             from ..frontend.nvcc import CompileOptions, compile_to_ptx
 
             copts = compile_options or CompileOptions(arches=(arch or "sm_90",))
-            ptx_text = compile_to_ptx(path, copts)[0].text
+            compiled = compile_to_ptx(path, copts)[0]
+            ptx_text = compiled.text
             from ..frontend.parser import parse_ptx
 
-            module = parse_ptx(ptx_text, f"{path} ({copts.arches[0]} PTX)")
+            module = parse_ptx(ptx_text, f"{path} ({copts.arches[0]} PTX)", source_name=compiled.source_name)
         else:
+            from ..frontend.parser import read_ptx_file
+
             module = load_module(path)
-            with open(path, encoding="utf-8", errors="replace") as fh:
-                ptx_text = fh.read()
+            ptx_text = read_ptx_file(path)
         if level == "sass" or tools_available():
             program = load_sass(path, arch or module.arch, ptx_text)
         elif find_tool("ptxas") is not None:

@@ -195,7 +195,7 @@ class Preprocessor:
         self.files: list = []
         self.notes: list = []
         self._cond_ids = 0
-        self._read = read or (lambda p: open(p, encoding="utf-8", errors="replace").read())
+        self._read = read or _read_through_gate
 
     # ---- entry
     def run(self, path: str, text: Optional[str] = None) -> Preprocessed:
@@ -514,6 +514,19 @@ class Preprocessor:
         return res
 
 
+def _read_through_gate(path: str) -> str:
+    """A file of host code, read only inside the checked repository (gate.py): an `#include
+    "/etc/passwd"` or a FIFO is skipped with a note (an OSError), never read."""
+    from ..gate import read_text
+
+    return read_text(path)
+
+
 def preprocess(path: str, text: Optional[str] = None, include_dirs=(), defines=None) -> Preprocessed:
-    """Tokens of the translation unit `path` after preprocessing (see the module docstring)."""
+    """Tokens of the translation unit `path` after preprocessing (see the module docstring). The
+    translation unit is a checked file: what it includes is read inside its repository (gate.py)."""
+    from ..gate import trust_checked_path
+
+    if not path.startswith("<"):
+        trust_checked_path(path)
     return Preprocessor(include_dirs, defines).run(path, text)

@@ -11,7 +11,7 @@ import os
 import re
 from typing import Iterable
 
-from .sourcefiles import MAX_BYTES, is_trusted
+from ..gate import MAX_SOURCE_BYTES, is_trusted
 from .sourcemap import is_toolkit_header, relocated_sources
 
 HOST_SUFFIXES = (".cu", ".cuh", ".h", ".hpp", ".hh", ".cuhpp", ".inl")
@@ -24,11 +24,11 @@ def launch_sources(files: Iterable[str], checked_path: str) -> list:
     seen: set = set()  # absolute paths already in `out`
     candidates = ([checked_path] if checked_path.endswith(".cu") else []) + list(files)
     for path in candidates:
-        # only files a finding's snippet could be read from too (sourcefiles.py): a PTX names any path
+        # only files inside the boundary (gate.py): a PTX names any path
         if not path.endswith(HOST_SUFFIXES) or is_toolkit_header(path) or not is_trusted(path):
             continue
         try:
-            if not os.path.isfile(path) or os.path.getsize(path) > MAX_BYTES:
+            if not os.path.isfile(path) or os.path.getsize(path) > MAX_SOURCE_BYTES:
                 continue
         except OSError:
             continue

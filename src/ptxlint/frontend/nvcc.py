@@ -122,51 +122,142 @@ class CompiledPtx:
     arch: str
     text: str
     command: list = field(default_factory=list)
+    # staged path prefix -> the user's path (the `.file` names nvcc wrote -> the files they are)
+    staged: dict = field(default_factory=dict)
+
+    def source_name(self, path: str) -> str:
+        """The user's name for a `.file` path of this PTX (nvcc compiled a staged copy)."""
+        return _unstage(path, self.staged)
+
+
+# nvcc hands file names, include directories and -D values to its sub-tools through a shell,
+# inside double quotes, where these characters still mean something.
+_SHELL_ACTIVE = re.compile(r'[$`"\\!\n\r]')
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9._+-]{1,100}")
+NVCC_TIMEOUT_S = float(os.environ.get("PTXLINT_NVCC_TIMEOUT", "300"))
 
 
 def compile_to_ptx(source: str, options: CompileOptions) -> list:
     """Compile `source` once per architecture; returns [CompiledPtx]. Raises InputError with
-    nvcc's own messages when the file does not compile."""
-    if not os.path.isfile(source):
-        raise InputError(source, "no such file")
+    nvcc's own messages when the file does not compile.
+
+    nvcc never sees a name from the checked tree: it compiles a copy with a plain name in a private
+    temporary directory; the source's directory and every include directory whose path a shell
+    could act on are reached through plainly named links there (nvcc passes `-I` paths on as given,
+    but resolves the source's own links). Locations are mapped back to the user's paths. An nvcc
+    argument a shell could act on is refused. nvcc (and its preprocessor, which may be pointed at
+    a FIFO or /dev/zero by an #include) is stopped after NVCC_TIMEOUT_S seconds."""
+    from ..gate import read_checked
+
+    content = read_checked(source)
+    real = os.path.abspath(source)
+    for arg in (*options.defines, *options.extra_args):
+        if _SHELL_ACTIVE.search(arg) and not (arg.startswith("-I") and len(arg) > 2):  # -IDIR: linked
+            raise InputError(source, f"nvcc argument {arg!r} holds a character nvcc would hand to a shell "
+                                     "($ ` \" \\ ! or a line break): not compiled")
     nvcc = find_nvcc(options.nvcc)
     env = _nvcc_env(nvcc)
     results = []
-    real = os.path.abspath(source)
     with tempfile.TemporaryDirectory(prefix="ptxlint-nvcc-") as tmp:
-        compiled_name, options = _shell_safe_source(real, tmp, options)
+        staged, staged_options, prefixes = _stage(real, content, tmp, options)
         for i, arch in enumerate(options.arches):
             out = os.path.join(tmp, f"out{i}.ptx")
-            cmd = nvcc_command(nvcc, compiled_name, out, arch, options)
-            try:
-                proc = subprocess.run(cmd, capture_output=True, text=True, env=env, errors="replace")
-            except OSError as err:
-                raise InputError(source, f"cannot run nvcc {nvcc}: {err.strerror}") from None
+            cmd = nvcc_command(nvcc, staged, out, arch, staged_options)
+            proc = _run_nvcc(cmd, env, source, nvcc)
             if proc.returncode != 0:
-                raise _compile_error(source, arch, proc)
+                raise _compile_error(source, arch, proc, prefixes)
             with open(out, encoding="utf-8", errors="replace") as fh:
                 text = fh.read()
-            if compiled_name != real:
-                text = text.replace(f'"{compiled_name}"', f'"{real}"')
-            results.append(CompiledPtx(arch, text, cmd))
+            results.append(CompiledPtx(arch, text, cmd, prefixes))
     return results
 
 
-# nvcc hands file names to its sub-tools through a shell inside double quotes, where these
-# characters still mean something; such a file is compiled through a plainly named link.
-_SHELL_ACTIVE = re.compile(r'[$`"\\!]')
-
-
-def _shell_safe_source(real: str, tmp: str, options: CompileOptions) -> tuple:
-    if not _SHELL_ACTIVE.search(real) or '"' in real:
-        return real, options
-    link = os.path.join(tmp, "source.cu")
-    os.symlink(real, link)
-    # `#include "x.cuh"` looks next to the including file first: keep that directory searchable.
-    include = (os.path.dirname(real),) + tuple(options.include_dirs)
+def _stage(real: str, content: bytes, tmp: str, options: CompileOptions) -> tuple:
+    """(the copy to compile, the options with safe include paths, {staged prefix: user's path})."""
     from dataclasses import replace
 
-    return link, replace(options, include_dirs=include)
+    name = os.path.basename(real)
+    name = name if _PLAIN_NAME.fullmatch(name) and name.endswith(".cu") else "source.cu"
+    os.mkdir(os.path.join(tmp, "src"))
+    copy = os.path.join(tmp, "src", name)
+    with open(copy, "wb") as fh:
+        fh.write(content)
+    prefixes = {copy: real}
+    links = 0
+
+    def safe_dir(directory: str) -> str:
+        nonlocal links
+        directory = os.path.abspath(directory)
+        if not _SHELL_ACTIVE.search(directory):
+            return directory
+        link = os.path.join(tmp, f"dir{links}")
+        links += 1
+        os.symlink(directory, link)
+        prefixes[link + os.sep] = directory + os.sep
+        return link
+
+    # `#include "x.cuh"` looks next to the including file first: its directory comes first.
+    include = tuple(safe_dir(d) for d in (os.path.dirname(real), *options.include_dirs))
+    extra = tuple("-I" + safe_dir(a[2:]) if a.startswith("-I") and len(a) > 2 else a for a in options.extra_args)
+    return copy, replace(options, include_dirs=include, extra_args=extra), prefixes
+
+
+def _unstage(path: str, prefixes: dict) -> str:
+    for staged, user in prefixes.items():
+        if path == staged:
+            return user
+        if staged.endswith(os.sep) and path.startswith(staged):
+            return user + path[len(staged):]
+    return path
+
+
+def _run_nvcc(cmd: list, env: dict, source: str, nvcc: str):
+    """Run nvcc in its own process group, killed whole after NVCC_TIMEOUT_S seconds and when this
+    process dies."""
+    import signal
+
+    try:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                                errors="replace", start_new_session=True, preexec_fn=_die_with_parent)
+    except OSError as err:
+        raise InputError(source, f"cannot run nvcc {nvcc}: {err.strerror}") from None
+    try:
+        out, err = proc.communicate(timeout=NVCC_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        proc.communicate()
+        raise InputError(source, f"nvcc did not finish in {NVCC_TIMEOUT_S:g} s (an #include of a FIFO or a "
+                                 "device file?); not checked (PTXLINT_NVCC_TIMEOUT sets the limit)") from None
+    return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: a SIGKILL when the parent dies (Linux), so that nvcc does not
+    outlive a run that was stopped."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL
+        except (OSError, AttributeError):
+            pass
+
+
+def include_dirs_of(args) -> list:
+    """The directories of `-I DIR` / `-IDIR` / `--include-path DIR` in nvcc arguments."""
+    out = []
+    args = list(args)
+    for k, a in enumerate(args):
+        if a in ("-I", "--include-path", "-isystem") and k + 1 < len(args):
+            out.append(args[k + 1])
+        elif a.startswith("-I") and len(a) > 2:
+            out.append(a[2:])
+        elif a.startswith("--include-path="):
+            out.append(a.split("=", 1)[1])
+    return out
 
 
 def _nvcc_env(nvcc: str) -> dict:
@@ -178,8 +269,11 @@ def _nvcc_env(nvcc: str) -> dict:
     return env
 
 
-def _compile_error(source: str, arch: str, proc) -> InputError:
+def _compile_error(source: str, arch: str, proc, prefixes: dict) -> InputError:
     messages = (proc.stderr or "") + (proc.stdout or "")
+    for staged, user in prefixes.items():
+        messages = messages.replace(staged, user)
+    messages = _without_outside_quotes(messages)
     messages = messages.strip() or f"nvcc exited with status {proc.returncode} and printed nothing"
     line = None
     abs_source = os.path.abspath(source)
@@ -188,6 +282,29 @@ def _compile_error(source: str, arch: str, proc) -> InputError:
             line = int(m.group("line"))
             break
     return InputError(source, f"does not compile for {arch}; nvcc says:\n{_indent(messages)}", line)
+
+
+_NVCC_DIAG_HEAD = re.compile(r"^(?P<file>.+?)\(\d+\): ")
+
+
+def _without_outside_quotes(messages: str) -> str:
+    """nvcc quotes the offending source line under each diagnostic; a line of a file outside the
+    checked repository (an `#include "/etc/passwd"`) is not shown."""
+    from ..gate import is_trusted
+
+    out, hiding = [], False
+    for line in messages.split("\n"):
+        head = _NVCC_DIAG_HEAD.match(line)
+        if head:
+            hiding = not is_trusted(head.group("file"))
+            out.append(line)
+        elif hiding and line.startswith(" "):
+            if line.strip() and line.strip() != "^":
+                out.append("  (source line not shown: outside the checked repository)")
+        else:
+            hiding = False
+            out.append(line)
+    return "\n".join(out)
 
 
 def _indent(text: str) -> str:

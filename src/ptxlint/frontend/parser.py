@@ -640,8 +640,10 @@ def _parse_text(path: str, text: str, line_offset: int = 0) -> list:
         raise InputError(path, f"cannot build IR: {err.orig_exc}") from None
 
 
-def parse_ptx(text: str, path: str = "<string>", jobs: Optional[int] = None) -> ir.Module:
+def parse_ptx(text: str, path: str = "<string>", jobs: Optional[int] = None, source_name=None) -> ir.Module:
     """Parse PTX text into an `ir.Module`. Raises InputError with a location on bad input.
+    `source_name`: maps a `.file` path as written to the file it stands for (nvcc compiled a
+    staged copy: frontend/nvcc.py).
 
     `jobs` is accepted for API stability; parsing runs in this process (measured: sending the IR of
     a 5 MB module back from worker processes costs more than the parse it saves; files are
@@ -651,10 +653,10 @@ def parse_ptx(text: str, path: str = "<string>", jobs: Optional[int] = None) -> 
     if "\x00" in text[:4096]:
         raise InputError(path, "binary file: expected PTX text", 1, 1)
     with collector_paused():
-        return _assemble(path, _parse_text(path, text))
+        return _assemble(path, _parse_text(path, text), source_name)
 
 
-def _assemble(path: str, items: list) -> ir.Module:
+def _assemble(path: str, items: list, source_name=None) -> ir.Module:
     module = ir.Module(path=path)
     for item in items:
         if item is None:
@@ -678,6 +680,8 @@ def _assemble(path: str, items: list) -> ir.Module:
             module.sections[item[1]] = item[2]
     if module.version is None:
         raise InputError(path, "not PTX: no `.version` directive", 1, 1)
+    if source_name is not None:
+        module.files = {k: source_name(v) for k, v in module.files.items()}
     module.files = relocated_sources(module.files, path)
     _resolve_locations(module)
     return module
@@ -718,16 +722,12 @@ def parse_ptx_file(path: str, jobs: Optional[int] = None) -> ir.Module:
 
 
 def read_ptx_file(path: str) -> str:
-    """The text of a `.ptx` file; every failure is an InputError naming the file."""
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except FileNotFoundError:
-        raise InputError(path, "no such file") from None
-    except IsADirectoryError:
-        raise InputError(path, "is a directory") from None
-    except OSError as err:
-        raise InputError(path, f"cannot read: {err.strerror}") from None
+    """The text of a `.ptx` file; every failure is an InputError naming the file. It is read
+    through the gate (gate.py): a regular file inside the repository (else the directory) it is
+    named in, of at most MAX_PTX_BYTES."""
+    from ..gate import MAX_PTX_BYTES, read_checked
+
+    data = read_checked(path, MAX_PTX_BYTES)
     if b"\x00" in data[:4096]:
         raise InputError(path, "binary file: expected PTX text", 1, 1)
     try:

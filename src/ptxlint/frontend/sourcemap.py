@@ -52,7 +52,7 @@ def relocated_sources(files: dict, ptx_path: str) -> dict:
     repository's root, nearest first (`/home/a/proj/k/t.cu`
     for `clone/k/t.ptx` is `clone/k/t.cu`); when none is found it stays as written. Toolkit headers
     are left alone: they are never the user's files."""
-    from .sourcefiles import repository_root
+    from ..gate import repository_root
 
     if not os.path.isfile(ptx_path):
         return files

@@ -43,9 +43,9 @@ def _rule_descriptor(rule) -> dict:
 
 
 def _line_text(path: str, line) -> str:
-    from ..frontend.sourcefiles import read_lines
+    from ..gate import read_lines
 
-    lines = read_lines(path) or []  # only trusted sources are read (sourcefiles.py)
+    lines = read_lines(path) or []  # only trusted sources are read (gate.py)
     return lines[line - 1].strip() if 0 < line <= len(lines) else ""
 
 

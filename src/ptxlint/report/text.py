@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import os
 
-from ..frontend.sourcefiles import read_lines
+from ..gate import read_lines
 from . import incomplete_lines, summary_line
 
 
 def _source_lines(path: str) -> list:
-    """The file's lines, or none when it may not be read (sourcefiles.py: only trusted sources)."""
+    """The file's lines, or none when it may not be read (gate.py: only sources inside the checked repository)."""
     return read_lines(path) or []
 
 

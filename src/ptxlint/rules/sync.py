@@ -10,7 +10,7 @@ from ..analysis.uniformity import BLOCK, CTA, WARP
 from ..diagnostics import Diagnostic
 from ..frontend.demangle import demangle, without_parameters
 from ..frontend.ir import Function, Immediate, Instruction, OperandList, Symbol
-from ..frontend.sourcefiles import read_lines
+from ..gate import read_lines
 from ..frontend.sourcemap import user_location
 from .registry import RuleDoc, register
 
@@ -198,7 +198,7 @@ def in_loop_exit(ctx, branch_block, block_id) -> bool:
 
 
 def _source_lines(path: str) -> Optional[list]:
-    """The source's lines when it may be read (frontend/sourcefiles.py: only trusted sources)."""
+    """The source's lines when it may be read (gate.py: only sources inside the checked repository)."""
     return read_lines(path)
 
 

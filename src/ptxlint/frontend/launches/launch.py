@@ -19,6 +19,7 @@ LAUNCH_APIS = {
 }
 MAX_BLOCK_THREADS = 1024
 MAX_BINDINGS_PER_TEMPLATE = 32
+MAX_REASON_CHARS = 200  # of a note that quotes host code
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,12 @@ class Launch:
     how: str  # "<<<>>>", "cudaLaunchKernel", "cudaLaunchCooperativeKernel", "cudaLaunchKernelEx"
     unknown_because: Optional[str]  # why block is None
     qualifier: str = ""  # namespace/class qualification as written (`blas` for `blas::scale<<<...>>>`)
+
+    def __post_init__(self) -> None:
+        # the reason quotes host code: a huge macro or an #include'd file must not flood the output
+        why = self.unknown_because
+        if why is not None and len(why) > MAX_REASON_CHARS:
+            object.__setattr__(self, "unknown_because", why[:MAX_REASON_CHARS - 1] + "…")
 
     def describe(self) -> str:
         """`block 128x1x1 from the launch at bitonic.cu:273`"""

@@ -85,11 +85,9 @@ def load_sass(path: str, arch: Optional[str] = None, ptx_text: Optional[str] = N
         program = SassProgram(path, [module], parse_ptxas_verbose(assembled.verbose),
                               how=f"ptxas -arch={target} -lineinfo, nvdisasm -g -c")
         return _with_sass_resources(program)
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError as err:
-        raise InputError(path, f"cannot read: {err.strerror}") from None
+    from ...gate import MAX_PTX_BYTES, read_checked
+
+    data = read_checked(path, MAX_PTX_BYTES)
     cubins = [(os.path.basename(path), data)] if data[:4] == b"\x7fELF" and path.endswith(CUBIN_SUFFIXES) else None
     if cubins is None:
         cubins = extract_cubins(path)
@@ -119,11 +117,9 @@ def program_for_module(path: str, module, arch: Optional[str] = None) -> SassPro
         return cached
     text = module.ptx_text
     if text is None:
-        try:
-            with open(path, encoding="utf-8", errors="replace") as fh:
-                text = fh.read()
-        except OSError as err:
-            raise InputError(path, f"cannot read: {err.strerror}") from None
+        from ..parser import read_ptx_file
+
+        text = read_ptx_file(path)
     program = load_sass(path, arch or module.arch, text)
     module.sass = program
     return program

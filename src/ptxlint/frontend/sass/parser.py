@@ -321,9 +321,6 @@ def parse_sass(text: str, path: str = "<string>") -> SassModule:
 
 def parse_sass_file(path: str) -> SassModule:
     """Parse a `.sass` file (nvdisasm output)."""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            text = fh.read()
-    except OSError as err:
-        raise InputError(path, f"cannot read: {err.strerror}") from None
-    return parse_sass(text, path)
+    from ...gate import MAX_PTX_BYTES, read_checked
+
+    return parse_sass(read_checked(path, MAX_PTX_BYTES).decode("utf-8", errors="replace"), path)

@@ -153,7 +153,7 @@ def read_bytes(path: str, limit: int = MAX_SOURCE_BYTES, *, bounded: bool = True
     if not path or "\x00" in path:
         raise Refused(str(path), "not a file name")
     if bounded and not is_trusted(path):
-        raise Refused(path, "outside the checked repository: not read")
+        raise Refused(path, "outside the checked repository")
     try:
         # O_NONBLOCK: opening a FIFO does not wait for a writer; fstat then rejects it.
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
@@ -164,9 +164,9 @@ def read_bytes(path: str, limit: int = MAX_SOURCE_BYTES, *, bounded: bool = True
         if stat.S_ISDIR(st.st_mode):
             raise Refused(path, "is a directory")
         if not stat.S_ISREG(st.st_mode):
-            raise Refused(path, "not a regular file (a FIFO, socket or device): not read")
+            raise Refused(path, "not a regular file (a FIFO, socket or device)")
         if st.st_size > limit:
-            raise Refused(path, f"larger than {_size(limit)}: not read")
+            raise Refused(path, f"larger than {_size(limit)}")
         chunks, total = [], 0
         while total <= limit:
             chunk = os.read(fd, min(limit + 1 - total, 1 << 20))
@@ -177,7 +177,7 @@ def read_bytes(path: str, limit: int = MAX_SOURCE_BYTES, *, bounded: bool = True
     finally:
         os.close(fd)
     if total > limit:
-        raise Refused(path, f"larger than {_size(limit)}: not read")  # grew while being read
+        raise Refused(path, f"larger than {_size(limit)}")  # grew while being read
     return b"".join(chunks)
 
 

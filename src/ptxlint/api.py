@@ -108,6 +108,18 @@ def including_sources(header: str, search_root: Optional[str] = None) -> list:
     return out
 
 
+def in_shard(path: str, index: int, count: int) -> bool:
+    """Is `path` in the `index`-th (1-based) of `count` parts? A stable split: a hash of the path
+    relative to its repository, the same on every machine and every run, whatever the working
+    directory and whatever else is checked."""
+    import hashlib
+
+    from .gate import root_of_checked_path
+
+    relative = os.path.relpath(os.path.abspath(path), root_of_checked_path(path)).replace(os.sep, "/")
+    return int(hashlib.sha256(relative.encode()).hexdigest(), 16) % count == index - 1
+
+
 def check_file(path: str, options: Optional[CheckOptions] = None) -> FileResult:
     """Check one file with the settings its configuration gives it (no cache, no suppressions)."""
     options = options or CheckOptions()
@@ -130,6 +142,8 @@ def check_paths(paths: Iterable[str], options: Optional[CheckOptions] = None) ->
     # the boundary of every read (gate.py): the repositories (else directories) of the paths given
     options = replace(options, boundary=options.boundary or tuple(dict.fromkeys(map(trust_checked_path, paths))))
     files, errors = discover(paths)
+    if options.shard is not None:
+        files = [f for f in files if in_shard(f, *options.shard)]
     results = [FileResult(e.path, errors=[e]) for e in errors]
     plans: list = []
     reported: set = set()
@@ -225,6 +239,7 @@ __all__ = [
     "check_paths",
     "check_string",
     "discover",
+    "in_shard",
     "including_sources",
     "load_module",
     "with_launches",

@@ -29,6 +29,7 @@ class CheckOptions:
     use_config: bool = True
     cache_dir: Optional[str] = None  # None = no cache
     jobs: Optional[int] = None  # None = one per CPU
+    shard: Optional[tuple] = None  # (I, N): only the I-th of N parts of the files (api.in_shard)
     report_unused_suppressions: bool = False
     toolkit_headers: bool = False  # report findings located in CUDA toolkit headers too
     # the directories files may be read from (gate.py): the checked paths' repositories; empty:

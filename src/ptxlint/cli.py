@@ -35,6 +35,19 @@ def _emit(text: str, output) -> None:
         click.echo(text, nl=False)
 
 
+def _parse_shard(value):
+    """`I/N` -> (I, N) with 1 <= I <= N; None when not given."""
+    if value is None:
+        return None
+    try:
+        index, count = (int(v) for v in value.split("/"))
+    except ValueError:
+        raise click.BadParameter(f"{value!r}: expected I/N, e.g. 2/4", param_hint="--shard") from None
+    if not 1 <= index <= count:
+        raise click.BadParameter(f"{value!r}: I must be between 1 and N", param_hint="--shard")
+    return index, count
+
+
 @click.group(cls=_DefaultToCheck, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="ptxlint")
 def main() -> None:
@@ -74,6 +87,9 @@ FORMATS = ["text", "concise", "json", "sarif", "github"]
               help="Let the checked repository's configuration name the nvcc to run and any nvcc option "
                    "(refused by default: ptxlint runs only programs you name).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Files checked in parallel (default: CPUs).")
+@click.option("--shard", default=None, metavar="I/N",
+              help="Check only the I-th of N parts of the files (1-based; a stable split by path), for a CI "
+                   "matrix of N jobs.")
 @click.option("--toolkit-headers", is_flag=True,
               help="Also report findings located in CUDA toolkit headers (CUB, Thrust, libcu++), "
                    "which are hidden by default.")
@@ -84,7 +100,7 @@ FORMATS = ["text", "concise", "json", "sarif", "github"]
               help="CPU seconds the analysis of one kernel may take (default: 5, or `analysis-budget` in the "
                    "config; 0: no limit). A kernel that needs more is reported as incomplete.")
 def check(paths, fmt, select, ignore, blocks, arches, nvcc, nvcc_args, output, statistics,
-          report_unused_suppressions, no_cache, cache_dir, isolated, trust_config, jobs, toolkit_headers, level,
+          report_unused_suppressions, no_cache, cache_dir, isolated, trust_config, jobs, shard, toolkit_headers, level,
           analysis_budget):
     """Check .cu, .ptx files (or directories of them) and report findings."""
     from .cache import default_cache_dir
@@ -101,6 +117,7 @@ def check(paths, fmt, select, ignore, blocks, arches, nvcc, nvcc_args, output, s
         trust_config=trust_config,
         cache_dir=None if no_cache else (cache_dir or default_cache_dir()),
         jobs=jobs,
+        shard=_parse_shard(shard),
         report_unused_suppressions=report_unused_suppressions,
         toolkit_headers=toolkit_headers,
     )

@@ -78,3 +78,24 @@ def test_missing_file_and_empty_directory_are_errors_but_others_are_checked(proj
                                            "k.ptx:7:1: TEST001 barrier in k for sm_80; block 256x1x1 "
                                            "(assumed: no --block, config, launch in the code or .reqntid; pass --block to change it)",
                                            "Found 1 finding and 1 input error."]
+
+
+def test_shards_split_the_files_between_ci_jobs_stably_and_completely(project):
+    for i in range(20):
+        project.write(f"d/k{i:02}.ptx", PTX_WITH_BARRIER)
+    whole = project.run("check", "--select", "TEST", "--no-cache", "--format", "json", "d")
+    everything = sorted(d["path"] for d in json.loads(whole.stdout)["diagnostics"])
+    parts = []
+    for i in (1, 2, 3):
+        r = project.run("check", "--select", "TEST", "--no-cache", "--format", "json", "--shard", f"{i}/3", "d")
+        parts.append(sorted(d["path"] for d in json.loads(r.stdout)["diagnostics"]))
+    assert sorted(p for part in parts for p in part) == everything  # every file in exactly one shard
+    assert all(parts)  # 20 files over 3 shards: none is empty
+    # the same split from another working directory (paths relative to the repository)
+    from conftest import ptxlint, user_dirs
+
+    sub = ptxlint("check", "--select", "TEST", "--no-cache", "--format", "json", "--shard", "2/3", ".",
+                  cwd=project.root / "d", env=user_dirs(project.root))
+    assert sorted("d/" + os.path.normpath(d["path"]) for d in json.loads(sub.stdout)["diagnostics"]) == parts[1]
+    bad = project.run("check", "--shard", "4/3", "d")
+    assert bad.returncode == 2 and "--shard" in bad.stderr

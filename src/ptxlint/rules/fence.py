@@ -15,7 +15,7 @@ from ..analysis.accesses import access_bits
 from ..analysis.lane_values import Varying, as_affine, equal_per_thread
 from ..analysis.spaces import access_space
 from ..analysis.value_flow import value_flow
-from ..frontend.ir import Instruction, Register
+from ..frontend.ir import Immediate, Instruction, Register, registers_in
 from .registry import RuleDoc, register
 from .sync import diagnostic, where
 
@@ -265,14 +265,14 @@ def atomic_role(ctx, ins: Instruction) -> str:
     return "ticket"
 
 
-def _handoff(ctx, pub: Publication, observations: list, write: Optional[Instruction], data_roots: set,
+def _handoff(ctx, pub: Publication, observations: list, write: Instruction, data_roots: set,
              flag: Optional[Instruction] = None):
     """(observation, read, why): the consumer of a hand-off. A read of `data_roots` that may run
     after an observation whose value decides control flow, that does not read the item the value
-    names (`q[i]` after `i = atomicAdd(&head, 1)`) nor only memory its own block or thread wrote
-    (`write` is the data written before the publication; with None, any write of the kernel), in this
-    kernel. None where nothing consumes the data after observing. Reads of the flag's own location
-    (`flag`, or the observation) are not reads of the data."""
+    names (`q[i]` after `i = atomicAdd(&head, 1)`) nor only memory its own block or thread stored with
+    `write` (the data written before the publication), in this kernel. None where nothing consumes
+    the data after observing. Reads of the flag's own location (`flag`, or the observation) are not
+    reads of the data."""
     if not data_roots:
         return None
     for obs in sorted(observations, key=lambda i: i.index):
@@ -288,8 +288,7 @@ def _handoff(ctx, pub: Publication, observations: list, write: Optional[Instruct
                 continue
             if items.is_address_of(read):
                 continue  # the item the observed value names (a work-queue entry, a slot)
-            writes = [write] if write is not None else [w for w in pub.writes if pub.roots(w) & pub.roots(read)]
-            why = _from_another_block(ctx, pub, writes, read)
+            why = _from_another_block(ctx, pub, [write], read)
             if why is None:
                 continue
             return obs, read, why
@@ -320,20 +319,104 @@ def _addresses(ctx, a: Instruction, b: Instruction):
 
 def _same_slot(ctx, pub: Publication, write: Instruction, read: Instruction) -> bool:
     """Do `write` and `read` touch, in every thread, the one address computed from a slot that thread
-    took from a counter (each value of a counter is handed out once per launch)?"""
-    owners = [s for s in pub.slots if value_flow(ctx, s).is_address_of(write) and value_flow(ctx, s).is_address_of(read)]
-    if not owners:
+    took from a counter, one-to-one (`items[i]`, not `bins[i % 4]`)? Each value of a counter is handed
+    out once per launch, so no other thread stores there."""
+    for slot in pub.slots:
+        flow = value_flow(ctx, slot)
+        if not (flow.is_address_of(write) and flow.is_address_of(read)):
+            continue
+        # the same counter may be drawn at several places (a rotated loop draws before it and at its end)
+        same_counter = {s.index for s in pub.slots if pub.roots(s) == pub.roots(slot)}
+        if not (_one_to_one(ctx, flow, same_counter, write) and _one_to_one(ctx, flow, same_counter, read)):
+            continue
+        xw, xr = _addresses(ctx, write, read)
+        if xw is not None and xr is not None and equal_per_thread(xw, xr):
+            return True
+    return False
+
+
+_LAUNCH_WIDE = ("%nctaid", "%ntid")
+
+
+def _one_to_one(ctx, flow, draws: set, ins: Instruction) -> bool:
+    """Is the address of `ins` the slot's value moved and scaled by launch-wide amounts only (moves,
+    conversions, + a kernel parameter or constant, * or << a nonzero constant), so that two
+    different slots never give one address? `draws`: the atomics that draw from the slot's counter."""
+    mem = ins.memory_operand()
+    if mem is None or not isinstance(mem.base, Register):
         return False
-    mw, mr = write.memory_operand(), read.memory_operand()
-    if isinstance(mw.base, Register) and isinstance(mr.base, Register) and mw.base.name == mr.base.name \
-            and mw.offset == mr.offset:
-        dataflow = ctx.dataflow
-        if set(dataflow.definitions(write, mw.base)) == set(dataflow.definitions(read, mr.base)):
-            return True  # one address register, defined once for both
-    xw, xr = _addresses(ctx, write, read)
-    if xw is None or xr is None:
+    dataflow, instructions = ctx.dataflow, ctx.function.instructions
+    stack, seen = [(ins, mem.base)], set()
+    while stack:
+        at, reg = stack.pop()
+        definitions = dataflow.definitions(at, reg)
+        if not definitions:
+            return False
+        for d in definitions:
+            if d in seen:
+                continue
+            seen.add(d)
+            step = [] if d in draws else _one_to_one_step(ctx, flow, instructions[d])
+            if step is None:
+                return False
+            stack.extend(step)
+    return True
+
+
+def _one_to_one_step(ctx, flow, d: Instruction) -> Optional[list]:
+    """The (instruction, register) pairs to follow back from the definition `d` of a one-to-one
+    image of the slot, [] where `d` is the slot itself, None where `d` may merge two slots."""
+    if d.index == flow.source.index:
+        return []
+    if d.op in ("ld", "ldu") and d.space in ("shared", None):
+        # the slot handed to the block through a shared variable (`part_s = atomicAdd(...)`)
+        return [] if set(ctx.address_roots.roots(d)) & flow.shared else None
+    derived = [r for r in d.sources() if r.name in flow.registers and r is not d.guard]
+    others = [op for op in d.operands[1:] if not any(r.name in flow.registers for r in registers_in(op))]
+    if len(derived) != 1 or d.guard is not None:
+        return None
+    if d.op in ("mov", "cvt", "cvta"):
+        return [(d, derived[0])]
+    if d.op in ("add", "sub") and len(others) == 1 and _launch_wide(ctx, d, others[0]):
+        return [(d, derived[0])]
+    if d.op in ("mul", "shl") and len(others) == 1 and isinstance(others[0], Immediate) and others[0].value:
+        return [(d, derived[0])]
+    if d.op == "mad" and len(d.operands) == 4:
+        a, b, c = d.operands[1:]
+        if _has(flow, c) and _launch_wide(ctx, d, a) and _launch_wide(ctx, d, b):
+            return [(d, derived[0])]
+        if not _has(flow, c) and _launch_wide(ctx, d, c) and any(
+                isinstance(op, Immediate) and op.value for op in (a, b)):
+            return [(d, derived[0])]
+    return None
+
+
+def _has(flow, operand) -> bool:
+    return any(r.name in flow.registers for r in registers_in(operand))
+
+
+def _launch_wide(ctx, at: Instruction, operand) -> bool:
+    """Is `operand` of `at` one value for every thread of the launch (a constant, a kernel parameter,
+    blockDim, gridDim)?"""
+    if isinstance(operand, Immediate):
+        return True
+    if not isinstance(operand, Register):
         return False
-    return equal_per_thread(xw, xr)
+    if operand.is_special:
+        return operand.name.startswith(_LAUNCH_WIDE)
+    values = ctx.lanes.register(at, operand)
+    values = as_affine(values) if type(values) is not Varying else None
+    return values is not None and len(set(values.consts)) == 1 and all(
+        _launch_wide_symbol(ctx, sym) for sym, _ in values.terms)
+
+
+def _launch_wide_symbol(ctx, sym: str) -> bool:
+    """Is the evaluator's unknown `sym` one value for the whole launch (a kernel parameter, gridDim,
+    blockDim)?"""
+    key = ctx.lanes.table.key_of(sym)
+    return isinstance(key, tuple) and bool(key) and (
+        (key[0] in ("param", "param-address") and key[1] in {p.name for p in ctx.function.params})
+        or (key[0] == "special" and key[1].startswith(_LAUNCH_WIDE)))
 
 
 def _block_partitioned(ctx, write: Instruction, read: Instruction) -> bool:
@@ -348,14 +431,12 @@ def _block_partitioned(ctx, write: Instruction, read: Instruction) -> bool:
     table = ctx.lanes.table
     dims_read = {op.name for ins in ctx.function.instructions for op in ins.operands
                  if isinstance(op, Register) and op.name.startswith("%ctaid.")}
-    block_terms, params = {}, {p.name for p in ctx.function.params}
+    block_terms = {}
     for sym, coef in fw.terms:
         key = table.key_of(sym)
         if isinstance(key, tuple) and len(key) == 2 and key[0] == "special" and key[1].startswith("%ctaid."):
             block_terms[key[1]] = coef
-        elif not (isinstance(key, tuple) and key and (
-                (key[0] in ("param", "param-address") and key[1] in params)
-                or (key[0] == "special" and key[1].startswith(("%nctaid", "%ntid"))))):
+        elif not _launch_wide_symbol(ctx, sym):
             return False  # a term that may differ between blocks or iterations (loaded data, a loop index)
     if len(block_terms) != 1 or set(block_terms) != dims_read:
         return False
@@ -531,7 +612,8 @@ def check_publication(ctx):
         if code != "FENCE001":
             continue
         message = (f"{_what(p)} publishes to other blocks, but {_write_what(write)} at {where(write)} before it "
-                   f"is not fenced: other blocks may see the {'ticket' if _is_ticket(_publication(ctx), p) else 'flag'} "
+                   f"is not fenced: other blocks may see the "
+                   f"{'ticket' if _is_ticket(_publication(ctx), p) else 'flag'} "
                    f"before the data")
         notes = [f"{_write_what(write)} at {where(write)} (PTX line {write.ptx_line}) reaches {_what(p)} at {where(p)} "
                  f"(PTX line {p.ptx_line}) with no membar.gl / fence.sc.gpu / release on the way",

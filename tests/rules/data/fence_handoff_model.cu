@@ -37,6 +37,22 @@ extern "C" __global__ void bad_work_queue_last_finisher_sums_items(int *items, u
   }
 }
 
+// Items that share bins (`i % 4`): two items write one bin, so a thread that observed the finish
+// ticket and goes on to its next item reads a bin another block wrote before its ticket.
+extern "C" __global__ void bad_work_queue_items_share_bins(int *bins, unsigned *head, unsigned *done, unsigned n,
+                                                          int *total) {
+  for (;;) {
+    unsigned i = atomicAdd(head, 1u);
+    if (i >= n)
+      break;
+    bins[i % 4] = bins[i % 4] * 3 + 1;  // EXPECT FENCE002
+    if (atomicAdd(done, 1u) == n - 1) {  // EXPECT FENCE001
+      __threadfence();
+      *total = bins[0] + bins[1] + bins[2] + bins[3];
+    }
+  }
+}
+
 // ---- unique ids: an atomic that hands out slots (its value is an address) publishes nothing.
 // `scratch` is written before the id is taken and read after the capacity check: no block waits
 // for the id, so no other block's scratch is read through it.
@@ -229,6 +245,7 @@ int main() {
   cudaMalloc(&f4, 1 << 20);
   ok_work_queue_updates_items_in_place<<<64, BLOCK>>>(i1, u1, 4096);
   bad_work_queue_last_finisher_sums_items<<<64, BLOCK>>>(i1, u1, u2, 4096, i2);
+  bad_work_queue_items_share_bins<<<64, BLOCK>>>(i1, u1, u2, 4096, i2);
   ok_unique_id_then_capacity_check<<<64, BLOCK>>>(i1, i2, i3, u1, 4096, 8192);
   bad_unique_id_last_reads_all<<<64, BLOCK>>>(i1, i2, i3, u1, 8192, i3);
   ok_cas_lock_acquire_then_fence<<<64, BLOCK>>>(f1, f2, f3, i1);

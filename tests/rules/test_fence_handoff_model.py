@@ -85,3 +85,15 @@ def test_the_last_finisher_is_named_by_its_ticket(findings):
     assert "may see the ticket before the data" in d.message
     assert f"ticket from the atomic `atom.global.add.u32` at line {d.line} passes the test" in _notes(d)
     assert f"reads the data at line {_line('s += items[k];', 'bad_work_queue_last_finisher_sums_items')}" in _notes(d)
+
+
+@pytest.mark.parametrize("code", ["FENCE001", "FENCE002", "FENCE003"])
+def test_the_rule_documentation_states_the_model(code):
+    from support import run_cli
+
+    shown = run_cli("rule", code)
+    assert shown.returncode == 0
+    text = shown.stdout
+    assert "What is a hand-off" in text
+    for not_a_handoff in ("work-queue index", "lock taken", "later kernel", "own block or thread"):
+        assert not_a_handoff in text, not_a_handoff

@@ -43,4 +43,4 @@ def test_kernel_gets_exactly_its_labelled_findings(kernel, findings):
 def test_an_atomic_accumulation_is_named_as_the_unfenced_data(findings):
     (d,) = [d for d in findings["bad_last_block_reads_atomic_sums_beside_the_counter"] if d.code == "FENCE001"]
     assert "atomic update `atom.global.add.f32`" in d.message
-    assert any("hand-off" in n and "decides control flow" in n for n in d.notes)
+    assert any("the consumer: the block whose ticket" in n and "reads the data at line 84" in n for n in d.notes)

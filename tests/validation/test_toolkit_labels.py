@@ -114,7 +114,8 @@ def test_fence_finding_names_the_hand_off(findings):
     (fence,) = findings["bad_last_block_no_threadfence"]
     notes = " ".join(fence.notes)
     assert "the global store at line 273" in fence.message
-    assert "the hand-off" in notes and "at line 274 decides control flow" in notes and "read at line 281" in notes
+    assert "the consumer: the block whose ticket" in notes and "at line 274 passes the test it decides" in notes
+    assert "reads the data at line 281" in notes
 
 
 def test_the_cli_with_a_block_per_kernel_agrees(tmp_path):

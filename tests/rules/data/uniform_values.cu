@@ -70,6 +70,31 @@ __global__ void bad_rounded_half_warp_count(const int* counts, const float* in, 
     out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
 
+// the same loop unrolled by nvcc: a remainder loop first, then four steps at a time from where the
+// remainder left each lane (one trip count per warp, so one starting point per warp)
+__global__ void ok_rounded_warp_count_unrolled(const int* counts, const float* in, float* out) {
+    int lane = threadIdx.x & 31;
+    int n = counts[blockIdx.x * 8 + threadIdx.x / 32];
+    float acc = 0.f;
+    for (int c = lane; c < ((n + 31) & ~31); c += 32) {
+        acc += c < n ? in[c] : 0.f;
+        acc += __shfl_xor_sync(FULL, acc, 16);
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
+// unrolled, rounded to 16: the lanes still disagree
+__global__ void bad_rounded_half_warp_count_unrolled(const int* counts, const float* in, float* out) {
+    int lane = threadIdx.x & 31;
+    int n = counts[blockIdx.x * 8 + threadIdx.x / 32];
+    float acc = 0.f;
+    for (int c = lane; c < ((n + 15) & ~15); c += 32) {
+        acc += c < n ? in[c] : 0.f;
+        acc += __shfl_xor_sync(FULL, acc, 16);  // EXPECT SHFL001
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
 // ---- 2. trip counts uniform by construction
 
 // a grid-stride loop over a bound rounded up to a multiple of the grid's stride: every thread of
@@ -167,6 +192,8 @@ int main() {
     bad_row_per_half_warp<<<16, 256>>>(iin, fin, fout, 100);
     ok_rounded_warp_count<<<16, 256>>>(iin, fin, fout);
     bad_rounded_half_warp_count<<<16, 256>>>(iin, fin, fout);
+    ok_rounded_warp_count_unrolled<<<16, 256>>>(iin, fin, fout);
+    bad_rounded_half_warp_count_unrolled<<<16, 256>>>(iin, fin, fout);
     ok_grid_stride_rounded<<<16, 256>>>(fin, fout, 1000);
     bad_grid_stride_ragged<<<16, 256>>>(fin, fout, 1000);
     ok_signed_rounded_down<<<16, 128>>>(fin, fout, 1000);

@@ -1,7 +1,10 @@
 """SHFL001/SYNC001/SYNC002 on values that are the same in every lane of a warp (or every thread of a
 block) although computed from the thread index: a signed `gid / 32`, a count rounded up to whole warps
 (also as nvcc unrolls the loop over it: a remainder loop, then steps of 4 from where each warp left it),
-a bound rounded to a multiple of the grid's stride or of the block with `%`, and `blockIdx < gridDim`.
+a bound rounded to a multiple of the grid's stride or of the block with `%`, `blockIdx < gridDim`,
+a warp-aggregated atomic (`__ffs(ballot) - 1` as the leader, its result broadcast, `__popc(ballot)`),
+and a count read at `counts[threadIdx.y]`: one address per warp with 32x8 blocks, two with 16x16
+(a warp then spans two rows: the same code is a true positive there).
 
 tests/rules/data/uniform_values.cu (PTX beside it, `nvcc -ptx -lineinfo -arch=sm_90 -std=c++17`)
 launches every kernel from its main(), so the shapes come from ptxlint's own launch discovery. Each
@@ -48,6 +51,8 @@ def test_each_true_positive_names_the_lanes_or_warps_that_disagree():
     ragged = by_kernel["bad_grid_stride_raggedPKfPfi"]
     assert ragged.code == "SYNC001" and "inside a loop whose trip count differs" in ragged.message
     assert by_kernel["bad_last_thread_returnsPKfPf"].code == "SYNC002"
+    rows = by_kernel["bad_count_per_row_16x16PKiPKfPf"]
+    assert rows.code == "SHFL001" and any("16x16x1" in n for n in rows.notes)
 
 
 def _context(kernel: str, block: tuple) -> KernelContext:

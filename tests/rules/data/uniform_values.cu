@@ -95,6 +95,49 @@ __global__ void bad_rounded_half_warp_count_unrolled(const int* counts, const fl
     out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
 
+// warp-aggregated atomic: the leader is `__ffs(ballot) - 1`, its result is broadcast from it, and
+// `__popc(ballot)` counts the warp: all three are one value per warp
+__global__ void ok_aggregated_leader(const int* in, int* out, int* counter) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int lane = threadIdx.x & 31;
+    int v = in[i];
+    unsigned votes = __ballot_sync(FULL, v > 0);
+    int leader = __ffs(votes) - 1;
+    int base = 0;
+    if (lane == leader) base = atomicAdd(counter, __popc(votes));
+    base = __shfl_sync(FULL, base, leader);
+    if (base < 1000) v += __shfl_xor_sync(FULL, v, 1);
+    if (__popc(votes) > 4) v += __shfl_xor_sync(FULL, v, 2);
+    out[i] = v;
+}
+
+// the neighbour's value (`lane ^ 1`) is no broadcast: lanes disagree about it
+__global__ void bad_neighbour_not_broadcast(const int* in, int* out, int* counter) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int v = in[i];
+    int other = __shfl_sync(FULL, v, (threadIdx.x & 31) ^ 1);
+    if (other < 1000) v += __shfl_xor_sync(FULL, v, 1);  // EXPECT SHFL001
+    out[i] = v;
+}
+
+// a count read at one address per warp (threadIdx.y with 32x8 blocks: a warp is one row)
+__global__ void ok_count_per_row_32x8(const int* counts, const float* in, float* out) {
+    int t = threadIdx.y * blockDim.x + threadIdx.x;
+    int n = counts[threadIdx.y];
+    float acc = in[t];
+    for (int k = 0; k < n; ++k) acc += __shfl_xor_sync(FULL, acc, 1);
+    out[t] = acc;
+}
+
+// the same kernel with 16x16 blocks: a warp holds two rows, whose counts may differ
+__global__ void bad_count_per_row_16x16(const int* counts, const float* in, float* out) {
+    int t = threadIdx.y * blockDim.x + threadIdx.x;
+    int n = counts[threadIdx.y];
+    float acc = in[t];
+    for (int k = 0; k < n; ++k) acc += __shfl_xor_sync(FULL, acc, 1);  // EXPECT SHFL001
+    out[t] = acc;
+}
+
 // ---- 2. trip counts uniform by construction
 
 // a grid-stride loop over a bound rounded up to a multiple of the grid's stride: every thread of
@@ -183,9 +226,10 @@ __global__ void bad_last_block_half_warps(const float* in, float* out) {
 }
 
 int main() {
-    int* iin;
+    int *iin, *iout;
     float *fin, *fout;
     cudaMalloc(&iin, 1 << 20);
+    cudaMalloc(&iout, 1 << 20);
     cudaMalloc(&fin, 1 << 20);
     cudaMalloc(&fout, 1 << 20);
     ok_row_per_warp_signed<<<16, 256>>>(iin, fin, fout, 100);
@@ -194,6 +238,10 @@ int main() {
     bad_rounded_half_warp_count<<<16, 256>>>(iin, fin, fout);
     ok_rounded_warp_count_unrolled<<<16, 256>>>(iin, fin, fout);
     bad_rounded_half_warp_count_unrolled<<<16, 256>>>(iin, fin, fout);
+    ok_aggregated_leader<<<16, 256>>>(iin, iout, iout);
+    bad_neighbour_not_broadcast<<<16, 256>>>(iin, iout, iout);
+    ok_count_per_row_32x8<<<16, dim3(32, 8)>>>(iin, fin, fout);
+    bad_count_per_row_16x16<<<16, dim3(16, 16)>>>(iin, fin, fout);
     ok_grid_stride_rounded<<<16, 256>>>(fin, fout, 1000);
     bad_grid_stride_ragged<<<16, 256>>>(fin, fout, 1000);
     ok_signed_rounded_down<<<16, 128>>>(fin, fout, 1000);

@@ -1174,7 +1174,20 @@ class LaneEvaluator:
         if not pairs:
             return None
 
+        grids = set(pairs.values())
+        grid_symbols = set(pairs) | grids
+        unsigned = P.canonical_form(cmp, type_name)[0] == "lo" or type_name[:1] in "ub"
+
         def decide(x, y):
+            # only sides made of blockIdx and gridDim (index arithmetic, no other unknown that could
+            # wrap around); unsigned, only sides that are not negative, blockIdx >= 0 and gridDim >= 1
+            # (`gridDim.x * blockDim.x - 1` is not, `blockIdx.x - 1` wraps at 0)
+            for side in (x, y):
+                if any(sym not in grid_symbols for sym, _ in side[1]):
+                    return None
+                if unsigned and (any(c < 0 for _, c in side[1]) or
+                                 side[0] + sum(c for sym, c in side[1] if sym in grids) < 0):
+                    return None
             d = S.sub(x, y)
             terms = dict(d[1])
             k = 0

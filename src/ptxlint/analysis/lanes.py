@@ -507,6 +507,11 @@ class LaneEvaluator:
                     step = self._mul(a[0], b[0])
                     ok = True
                     step_gcd = gcd(step_gcd, step[0], *(c for _, c in step[1]))
+            if not ok:
+                chained = self._chained_step(fn.instructions[d], reg, inside + outside, header)
+                if chained is not None:
+                    ok = True
+                    step_gcd = gcd(step_gcd, chained[0], *(c for _, c in chained[1]))
             steps_uniform &= ok
         header_block = fn.blocks[header] if isinstance(header, int) else None
         where = ""
@@ -527,6 +532,52 @@ class LaneEvaluator:
             self._note(f"{reg.name} is updated in a loop{where} in a way the analysis does not follow; "
                        "treated as unknown")
         return self._opaque_per_thread(("loopvar", header, reg.name))
+
+    def _chained_step(self, upd: Instruction, reg: Register, header_defs: list, header) -> Optional[tuple]:
+        """What a chain of unguarded adds of uniform amounts (and copies) inside the loop adds to `reg`
+        in one iteration, `reg` taken as it is at the header: `a = i + 32; b = a + 32; i = b + 32`
+        (an unrolled loop's update) steps i by 96. None when the update is not such a chain."""
+        fn, dataflow = self.function, self.ctx.dataflow
+        body = next((b for h, b in self.ctx.cfg.loops if h == header), None)
+        if body is None:
+            return None
+        wanted = sorted(header_defs)
+        total = S.ZERO
+        ins = upd
+        for _ in range(32):
+            ops = ins.operands
+            if ins.guard is not None or fn.block_of(ins).id not in body:
+                return None
+            if ins.op == "mov" and len(ops) == 2:
+                pairs = [(ops[1], None)]
+            elif ins.op in ("add", "sub") and len(ops) == 3:
+                pairs = [(ops[1], ops[2])] + ([(ops[2], ops[1])] if ins.op == "add" else [])
+            else:
+                return None
+            for source, other in pairs:
+                if not isinstance(source, Register) or source.is_special:
+                    continue
+                step = S.ZERO
+                if other is not None:
+                    # the amount must be the same in every iteration: an immediate or a value from before
+                    # the loop (evaluating a carried one would ask for this loop's values again)
+                    if isinstance(other, Register) and not other.is_special and any(
+                            fn.block_of(fn.instructions[x]).id in body for x in dataflow.definitions(ins, other)):
+                        continue
+                    values = self.operand(ins, other)
+                    if type(values) is Varying or not S.uniform_across(values):
+                        continue
+                    step = values[0] if ins.op == "add" else S.neg(values[0])
+                defs = dataflow.definitions(ins, source)
+                if source.name == reg.name and sorted(defs) == wanted:
+                    return S.add(total, step)
+                if len(defs) == 1:
+                    total = S.add(total, step)
+                    ins = fn.instructions[defs[0]]
+                    break
+            else:
+                return None
+        return None
 
     def _update_through_copy(self, upd: Instruction, reg: Register, header_defs: list) -> Instruction:
         """`add next, i, 1; mov i, next` (nvcc keeps the old value for the loop test): the `add` is the
@@ -578,11 +629,53 @@ class LaneEvaluator:
                 in_progress.discard(header)
             after = iterations.values_after(reg.name) if iterations is not None else None
             if after is None:
-                return None
+                in_progress.add(header)
+                try:
+                    return self._after_loop_by_trips(header, body, reg, inside, rest)
+                finally:
+                    in_progress.discard(header)
             ran, left_with = after
             before = self._definition(rest[0], reg) if len(rest) == 1 else self._join_outside(reg, rest)
             return [left_with[t] if ran[t] else before[t] for t in range(self.n)]
         return None
+
+    def _after_loop_by_trips(self, header, body, reg: Register, inside: list, rest: list) -> Optional[list]:
+        """`reg` after a loop whose trip count is not known, where the loop steps it by the same amount
+        in every thread (init + step * iterations): init + step * K, with K the thread's trip count.
+        Threads whose branch conditions are equal (the same function of the iteration) at every branch
+        that decides whether the header, an update or an exit test runs, and at every exit test,
+        take the same paths and leave in the same iteration, so they share one K: `lane + 32 * K`
+        after a loop whose exit is the same in every lane of a warp is one K per warp (the remainder
+        loop nvcc peels before an unrolled one). None when the loop does not step `reg` that way."""
+        fn, cfg = self.function, self.ctx.cfg
+        within = self._induction(reg, header, inside, rest)
+        symbol = self.table.interned(("induction", header, reg.name))
+        if symbol is None or type(within) is Varying:
+            return None
+        exits = [b for b in body if isinstance(b, int) and any(s not in body for s in cfg.successors(b))]
+        deciding = set(exits)
+        for block_id in [header, *exits, *(fn.block_of(fn.instructions[d]).id for d in inside)]:
+            deciding |= _controlling_branches(cfg, block_id)
+        signature_parts = []
+        for block_id in sorted(b for b in deciding if isinstance(b, int)):
+            branch = fn.blocks[block_id].instructions[-1] if fn.blocks[block_id].instructions else None
+            if branch is not None and branch.guard is not None:
+                signature_parts.append(self.register(branch, branch.guard))
+            elif branch is None or branch.op not in ("bra", "ret", "exit"):
+                return None  # a branch this does not read (an indirect one)
+        if not signature_parts:
+            return None
+        rows = list(zip(*signature_parts))
+        out = []
+        for t, value in enumerate(within):
+            key = ("trips", header, rows[t])
+            coefficient = dict(value[1]).get(symbol)
+            if coefficient is None:
+                return None
+            trips = self._opaque(key)
+            rest_terms = tuple(term for term in value[1] if term[0] != symbol)
+            out.append(S.add((value[0], rest_terms), S.scale(trips, coefficient)))
+        return as_affine(out) or out
 
     # ---- special registers and symbols
     def _special(self, reg: Register) -> Optional[list]:
@@ -735,6 +828,8 @@ class LaneEvaluator:
                 if type(other) is not Varying and any(S.is_known(v) and S.wrap(v, bits)[0] for v in other):
                     # where one side is known non-zero, so is `a | b` (nvcc's `bool` `||`: or.b16 of selp's)
                     return apply_per_distinct(concrete, list(zip(*args)))
+            if op in ("shr", "div") and len(args) == 2 and self._high_bits_apply(op, ins, args, bits):
+                return lift(concrete, *args)
             if op not in ("and", "rem") and any(all_distinct_unknowns(v) for v in args):
                 # a non-linear function of per-thread unknowns: per-thread unknowns again
                 source = next(v for v in args if all_distinct_unknowns(v))
@@ -862,6 +957,11 @@ class LaneEvaluator:
             for x, m in ((vals[0], vals[1]), (vals[1], vals[0])):
                 if S.is_known(m) and m[0] >= 0 and masked_away(x[1], m[0]):
                     return S.const(x[0] & m[0])
+            for x, m in ((vals[0], vals[1]), (vals[1], vals[0])):
+                low = ~m[0] & ((1 << bits) - 1) if S.is_known(m) and x[1] else 0
+                if low and low & (low + 1) == 0:
+                    # clearing the low bits (`(n + 31) & ~31`): x - x mod 2^k, a multiple of 2^k
+                    return self.fold_rotations(S.sub(x, self._rotation(x, low + 1)))
             x, m = vals
             if S.is_known(m) and 0 < m[0] < (1 << 31) and x[1]:
                 # a run of low bits (`& 63`), or one above bits the unknowns never touch (`& 252` of a
@@ -871,6 +971,18 @@ class LaneEvaluator:
                 if full & (full + 1) == 0 and all(c % low == 0 for _, c in x[1]):
                     rotated = self._rotation(x, full + 1)
                     return (-(x[0] % low), rotated[1])
+        if op in ("shr", "div") and len(vals) == 2 and S.is_known(vals[1]) and vals[0][1]:
+            found = self._high_bits(op, ins, vals[0], vals[1][0], bits)
+            if found is not None:
+                return found
+        if op == "rem" and len(vals) == 2 and vals[1][1] and vals[0][1] != vals[1][1] \
+                and gcd(*(c for _, c in vals[1][1])) > 1:
+            # x - y * (x / y), for signed (truncating) and unsigned division alike, with the quotient
+            # the unknown that `div` of the same operands gives, where y has a stride to keep:
+            # `(n + s - 1) % s` of a grid stride s = gridDim.x * blockDim.x leaves `n + s - 1 - that`
+            # a multiple of blockDim.x
+            x, y = vals
+            return S.sub(x, self._mul(y, self._opaque(("div", ins.type, (x, y)))))
         if op == "rem" and len(vals) == 2 and S.is_known(vals[1]) and ins.type not in SIGNED and vals[0][1]:
             d = vals[1][0]
             if 0 < d < (1 << 31) and d & (d - 1) == 0:
@@ -880,8 +992,9 @@ class LaneEvaluator:
             x = vals[0]
             if all(c % d == 0 for _, c in x[1]) and x[0] >= 0 and ins.type not in SIGNED:
                 return S.const(x[0] % d)
-            if ins.type not in SIGNED and x[1]:
+            if x[1]:
                 # x - d * (x / d), with the quotient the unknown `div` gives: `n - n % 96` is 96 * (n / 96)
+                # (signed too: `rem.s32` is what is left of C's truncating division)
                 return S.sub(x, S.scale(self._opaque(("div", ins.type, (x, vals[1]))), d))
         if op in ("or", "xor") and len(vals) == 2:
             for x, k in ((vals[0], vals[1]), (vals[1], vals[0])):
@@ -891,6 +1004,53 @@ class LaneEvaluator:
         if op == "or" and any(S.is_known(v) and S.wrap(v, bits)[0] for v in vals):
             self.nonzero.add(value[1][0][0])
         return value
+
+    def _high_bits(self, op, ins, x, k: int, bits: int):
+        """`x >> k` (arithmetic or logical) or unsigned `x / 2^k` of x = c + U where every unknown
+        coefficient of U is a multiple of 2^j: the bits from j up depend only on U and c / 2^j
+        (rounded down), so threads whose c agree there get the same value, whatever the sign or
+        wrap-around (`(32*n - lane - 1) >> 5`, nvcc's trip count of a loop over a rounded bound,
+        is one value for the whole warp). The sign of a global thread index is 0 (see
+        `_not_negative`). None when this does not apply."""
+        if op == "div":
+            if ins.type in SIGNED or k <= 0 or k & (k - 1):
+                return None
+            k = k.bit_length() - 1
+        if not 0 <= k < bits:
+            return None
+        if op == "shr" and k == bits - 1 and ins.type in SIGNED and self._not_negative(x, bits):
+            return S.ZERO
+        stride = 0
+        for _, c in x[1]:
+            stride |= abs(c)
+        m = min(stride & -stride, 1 << k)
+        if m <= 1:
+            return None
+        return self._opaque(("high bits", op, ins.type, x[1], k, x[0] // m))
+
+    def _high_bits_apply(self, op, ins, args: list, bits: int) -> bool:
+        """Does `_high_bits` give the shift or division of these per-thread operands (one known
+        amount, unknown terms shared by every thread)?"""
+        x, k = args
+        if type(x) is Varying or type(k) is Varying or not S.uniform_across(k) or not S.is_known(k[0]) \
+                or not x[0][1]:
+            return False
+        return self._high_bits(op, ins, x[0], k[0][0], bits) is not None
+
+    def _not_negative(self, x, bits: int) -> bool:
+        """Is x a global thread index along one axis, `blockIdx * k + c` with 0 <= c < k <= blockDim
+        (`blockIdx.x * blockDim.x + threadIdx.x`)? It is not negative as a signed `bits`-wide value
+        when the grid has fewer than 2^(bits-1) threads along that axis, which is assumed (and noted):
+        an `int` index of a larger grid overflows in the kernel's own arithmetic."""
+        if len(x[1]) != 1 or bits < 32:
+            return False
+        (sym, k), = x[1]
+        for axis, size in zip("xyz", self.shape.dims):
+            if sym == self.table.interned(("special", f"%ctaid.{axis}")) and 0 <= x[0] < k <= size:
+                self._note(f"a global thread index (blockIdx.{axis} * blockDim.{axis} + threadIdx.{axis}) "
+                           f"is assumed not to overflow a signed {bits}-bit integer")
+                return True
+        return False
 
     def _rotation(self, x, modulus: int):
         """`(c + U) mod 2^k` with U unknown: one symbol per residue of c, so that threads whose
@@ -980,7 +1140,9 @@ class LaneEvaluator:
         signed = ins.type in SIGNED
         bits = bits_of(ins.type)
         compare = COMPARE.get(cmp)
-        out = self._affine_compare(compare, a, b, bits, signed)
+        out = self._grid_bound_compare(cmp, ins.type, a, b)
+        if out is None:
+            out = self._affine_compare(compare, a, b, bits, signed)
         if out is None:
             out = self._ordering_compare(cmp, ins.type, a, b)
         if out is None:
@@ -991,6 +1153,71 @@ class LaneEvaluator:
             join = P.COMBINE[combine]
             out = self._predicates(lambda x, y: join(x, y, self._boolean_opaque), out, self.operand(ins, ops[3]))
         return out
+
+    def _grid_bound_compare(self, cmp: str, type_name: Optional[str], a, b) -> Optional[list]:
+        """An integer comparison decided by `blockIdx < gridDim` on every axis: where a - b is
+        c + k*(blockIdx - gridDim) (summed over axes, one sign of k), it is at most c - k (k > 0), or
+        at least c + |k| (k < 0): `blockIdx.x == gridDim.x` is false, and `blockIdx.x * blockDim.x +
+        threadIdx.x < gridDim.x * blockDim.x` true, in every thread. Both sides are taken as the
+        integers they are written as (global thread indices do not overflow, see `_not_negative`).
+        The result in the threads this decides, the usual comparison in the others; None when it
+        decides none."""
+        compare = COMPARE.get(cmp)
+        if compare is None or P.canonical_form(cmp, type_name) is None or type(a) is Varying \
+                or type(b) is Varying:
+            return None
+        pairs = {}
+        for axis in "xyz":
+            block, grid = (self.table.interned(("special", f"{name}.{axis}")) for name in ("%ctaid", "%nctaid"))
+            if block is not None and grid is not None:
+                pairs[block] = grid
+        if not pairs:
+            return None
+
+        grids = set(pairs.values())
+        grid_symbols = set(pairs) | grids
+        unsigned = P.canonical_form(cmp, type_name)[0] == "lo" or type_name[:1] in "ub"
+
+        def decide(x, y):
+            # only sides made of blockIdx and gridDim (index arithmetic, no other unknown that could
+            # wrap around); unsigned, only sides that are not negative, blockIdx >= 0 and gridDim >= 1
+            # (`gridDim.x * blockDim.x - 1` is not, `blockIdx.x - 1` wraps at 0)
+            for side in (x, y):
+                if any(sym not in grid_symbols for sym, _ in side[1]):
+                    return None
+                if unsigned and (any(c < 0 for _, c in side[1]) or
+                                 side[0] + sum(c for sym, c in side[1] if sym in grids) < 0):
+                    return None
+            d = S.sub(x, y)
+            terms = dict(d[1])
+            k = 0
+            for block, grid in pairs.items():
+                kb = terms.pop(block, 0)
+                if kb != -terms.pop(grid, 0) or kb * k < 0:
+                    return None
+                k += kb
+            if terms or not k:
+                return None
+            if k > 0 and d[0] - k < 0:
+                return P.TRUE if compare(-1, 0) else P.FALSE
+            if k < 0 and d[0] - k > 0:
+                return P.TRUE if compare(1, 0) else P.FALSE
+            return None
+
+        decided = apply_per_distinct(decide, list(zip(a, b)))
+        if all(v is None for v in decided):
+            return None
+        self._note("blockIdx < gridDim on every axis decides a comparison (global thread indices are assumed "
+                   "not to overflow)")
+        if all(v is not None for v in decided):
+            return as_affine(decided) or decided
+        rest = self._affine_compare(compare, a, b, bits_of(type_name), type_name in SIGNED)
+        if rest is None:
+            rest = self._ordering_compare(cmp, type_name, a, b)
+        if rest is None:
+            rest = self._compare_per_thread(compare, cmp, type_name, a, b, bits_of(type_name), type_name in SIGNED)
+        out = [v if v is not None else rest[t] for t, v in enumerate(decided)]
+        return as_affine(out) or out
 
     def _affine_compare(self, compare, a, b, bits, signed) -> Optional[Affine]:
         """setp on Affine inputs with the same unknown terms: compared on int lists."""
@@ -1222,6 +1449,25 @@ class LaneEvaluator:
 
 
 _ABSENT = object()
+
+
+def _controlling_branches(cfg, block_id) -> set:
+    """Branch blocks that decide, directly or through enclosing branches, whether `block_id` runs
+    (the transitive control dependences, as the uniformity analysis reads them)."""
+    found = cfg.__dict__.setdefault("_controlling_branches", {})
+    if block_id in found:
+        return found[block_id]
+    deps = cfg.control_dependences
+    seen: set = set()
+    stack = [b for b, _ in deps.get(block_id, ())]
+    while stack:
+        b = stack.pop()
+        if b in seen or b == ENTRY:
+            continue
+        seen.add(b)
+        stack.extend(x for x, _ in deps.get(b, ()))
+    found[block_id] = seen
+    return seen
 
 
 class _LayeredMemo(dict):

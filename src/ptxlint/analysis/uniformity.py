@@ -19,6 +19,12 @@ Branch levels are refined with the per-thread evaluator for the kernel's block s
 is WARP by dataflow but BLOCK once every warp's lanes are seen to agree (also on an unknown value
 that is one value per warp, e.g. a broadcast tested against the warp's own bit). A BLOCK level in a
 one-warp block is the same in the whole block.
+
+What the refinement assumes (the evaluator's, lanes.py): threads that load one address at one point of
+the same iteration read one value, which holds when the kernel has no data race on it (RACE rules);
+a global thread index `blockIdx * blockDim + threadIdx` fits in a signed int; `blockIdx < gridDim`.
+Warps are 32 consecutive linear thread ids of the block shape being checked, so a warp of a 16x16
+block spans two values of `threadIdx.y`; with no known launch every admitted candidate shape is checked.
 """
 
 from __future__ import annotations

@@ -66,7 +66,10 @@ Finds `shfl.sync`, `vote.sync`, `match.sync`, `redux.sync` and `bar.warp.sync` (
 mask (`0xffffffff`) inside a branch that splits the warp, or after a thread-dependent early return.
 A branch on a value that is the same in every lane of a warp does not split it, even when computed
 from lane-dependent inputs: a shuffle from one lane (`__shfl_sync(mask, v, 0)`), a vote, a ballot,
-`__reduce_*_sync`, `__match_all_sync`. Intrinsics whose mask is only known at run time are counted
+`__reduce_*_sync`, `__match_all_sync`, `__ffs`/`__popc` of a ballot; nor does one on a value that is
+one per warp for the block shape: a row `(blockIdx.x * blockDim.x + threadIdx.x) / 32` (the index is
+assumed not to overflow an `int`), a count read at one address per warp (`counts[threadIdx.x / 32]`),
+a loop bound rounded up to whole warps. Intrinsics whose mask is only known at run time are counted
 as not checked.
 """,
         why_is_this_bad="""

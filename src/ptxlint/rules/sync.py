@@ -269,7 +269,9 @@ the thread-dependent value it tests.
 
 Whether a condition is thread-dependent is decided for the block shape: `threadIdx.x < 128`, a loop
 `for (i = threadIdx.x; i < n / blockDim.x * blockDim.x; i += blockDim.x)` or one over a fixed bound
-that is a multiple of blockDim.x are the same for every thread of the block and are not reported. A
+that is a multiple of blockDim.x are the same for every thread of the block and are not reported, nor
+is a grid-stride loop over a bound rounded to a multiple of `gridDim.x * blockDim.x`, or a test that
+`blockIdx < gridDim` decides (`if (idx >= gridDim.x * blockDim.x) return;` returns no thread). A
 branch that splits the block only between whole warps (producer and consumer warps) is not reported
 either when both of its sides wait at the same barriers in the same order before they join: each
 barrier id then counts one arrival from every thread.

@@ -56,8 +56,9 @@ def main() -> int:
         print("nvcc not on PATH: nothing to compare with", file=sys.stderr)
         return 2
     listing = json.loads((args.corpus / "corpus.json").read_text())
+    half = set(listing.get("halves", {}).get("repositories", {}).get(args.half, [])) if args.half else None
     sources = [s for s in listing["sources"] if (args.corpus / s["corpus_path"]).is_file()
-               and (args.half is None or s.get("half") == args.half)]
+               and (half is None or s["repo"] in half)]
     sources = sources[: args.limit] if args.limit else sources
     if not sources:
         print(f"no corpus files under {args.corpus} (the corpus is fetched, not committed: see its README)")

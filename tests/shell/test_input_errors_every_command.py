@@ -108,3 +108,15 @@ def test_a_report_that_cannot_be_written(tmp_path, target, reason):
     assert f"ptxlint: cannot write the report to {target}" in done.stderr
     if reason:
         assert reason in done.stderr
+
+
+def test_kernels_for_a_virtual_architecture(tmp_path):
+    # found by the CLI fuzz run: ptxas succeeds for -arch=compute_90 but writes no cubin
+    import shutil
+
+    if shutil.which("ptxas") is None:
+        pytest.skip("needs ptxas")
+    (tmp_path / "t.ptx").write_text((SAMPLES / "transpose.sm_90.ptx").read_text())
+    done = run_cli("kernels", "--arch", "compute_90", "t.ptx", cwd=tmp_path)
+    _no_traceback(done)
+    assert done.returncode == 2 and "t.ptx: ptxas -arch=compute_90 made no SASS" in done.stderr

@@ -1,7 +1,16 @@
-"""Long fuzz run: mutated committed PTX and generated valid kernels through parse + every rule.
+"""Long fuzz run: mutated committed PTX and generated valid kernels through parse + every rule;
+with --cli, hostile checkouts through the whole command line (tests/cli_fuzz.py).
 
     python bench/fuzz_long.py [-n 100000] [--seed 1] [--workers N] [--time-limit 20] [--budget 2]
                               [--save DIR] [--max-bytes N] [--wall SECONDS] [--memory-limit MB]
+    python bench/fuzz_long.py --cli [--kinds names,trees,...] [--subprocess] [-n N] [--workers N] ...
+
+--cli: each input is one input kind of tests/cli_fuzz.py (file names, directory trees, configs,
+cache entries, host code, the accesses/kernels/launches commands, and `.cu` files when nvcc is
+installed), drawn in turn; a failure is a broken clause of its contract (exit status, traceback,
+internal error, a command run, the secret printed, a file written outside the tree, a hang over
+--time-limit wall seconds). The summary gives inputs and failures per kind. --subprocess runs
+`python -m ptxlint` for each input instead of a fork calling the CLI in-process.
 
 Prints how many inputs were checked, rejected as input errors, and how many gave internal errors,
 escaping exceptions or ran over the time limit (a hang), with one line per distinct signature
@@ -39,6 +48,7 @@ REPO = HERE.parent
 sys.path.insert(0, str(REPO / "src"))
 sys.path.insert(0, str(REPO / "tests"))
 
+import cli_fuzz  # noqa: E402
 import ptx_fuzz  # noqa: E402
 import ptx_generators  # noqa: E402
 
@@ -99,6 +109,29 @@ def run_worker(worker: int, seed: int, n: int, args, sources: list, state_path: 
     for index in range(1, n + 1):
         if args.wall and time.monotonic() - start > args.wall:
             break
+        if args.cli:
+            kind = args.kinds[(index + worker) % len(args.kinds)]
+            t0 = time.monotonic()
+            broken, case, outcome = cli_fuzz.fuzz(kind, rng, sources, args.time_limit, args.subprocess)
+            done = index
+            counts[f"{kind}:inputs"] += 1
+            took = time.monotonic() - t0
+            if took > slowest[0]:
+                slowest = [took, [kind] + case.how[:2]]
+            if broken:
+                counts["failed"] += 1
+                counts[f"{kind}:failed"] += 1
+                for b in broken:
+                    failures[f"{kind}: {b}"] += 1
+                    if save and failures[f"{kind}: {b}"] <= 3:
+                        (save / f"{tag}{index:07d}.json").write_text(cli_fuzz.describe(case, outcome))
+            else:
+                counts["ok"] += 1
+            if state_path and index % 10 == 0:
+                _write_state(state_path, state(False))
+            if index % 100 == 0:
+                print(f"  {tag}{index} inputs, {time.monotonic() - start:.0f} s, {counts['failed']} failed", flush=True)
+            continue
         if rng.random() < 0.1:
             text, how = ptx_fuzz.mutate(generated(rng), rng, sources, rng.randint(0, 2))
         else:
@@ -209,9 +242,21 @@ def main() -> int:
     ap.add_argument("--wall", type=float, default=None, help="stop after this many seconds")
     ap.add_argument("--budget", type=float, default=2.0, help="analysis budget per kernel, CPU seconds")
     ap.add_argument("--memory-limit", type=int, default=4096, help="MB of address space per worker (0: none; --workers > 1 only)")
+    ap.add_argument("--cli", action="store_true", help="fuzz the command line on hostile checkouts (cli_fuzz.py)")
+    ap.add_argument("--kinds", default=None, help="--cli: comma-separated input kinds (default: all; `cu` needs nvcc)")
+    ap.add_argument("--subprocess", action="store_true", help="--cli: run `python -m ptxlint` per input")
     args = ap.parse_args()
     if args.workers <= 0:
         args.workers = os.cpu_count() or 1
+    if args.cli:
+        kinds = args.kinds.split(",") if args.kinds else [
+            k for k in cli_fuzz.KINDS if k != "cu" or cli_fuzz.nvcc_available()]
+        unknown = set(kinds) - set(cli_fuzz.KINDS)
+        if unknown:
+            ap.error(f"unknown kinds {sorted(unknown)}; known: {', '.join(cli_fuzz.KINDS)}")
+        args.kinds = kinds
+        args.memory_limit = 0  # each input's process has its own cap (cli_fuzz.MEMORY_LIMIT)
+        args.max_bytes = min(args.max_bytes, 40_000)  # small checkouts: many inputs
 
     sources = [p.read_text() for p in ptx_fuzz.committed_inputs(REPO, args.max_bytes)]
     if args.save:
@@ -235,8 +280,11 @@ def main() -> int:
         if s["slowest"][0] > slowest[0]:
             slowest = (s["slowest"][0], s["slowest"][1])
     done = sum(s["done"] for s in states)
-    hangs = sum(n for sig, n in failures.items() if sig.startswith("hang"))
-    escaped = sum(n for sig, n in failures.items() if sig.startswith("escaped"))
+    def bare(sig: str) -> str:  # --cli signatures start with their input kind
+        return sig.split(": ", 1)[1] if args.cli and not sig.startswith("worker died") else sig
+
+    hangs = sum(n for sig, n in failures.items() if bare(sig).startswith("hang"))
+    escaped = sum(n for sig, n in failures.items() if bare(sig).startswith(("escaped", "exception")))
     died = sum(n for sig, n in failures.items() if sig.startswith("worker died"))
     print(f"{done} inputs in {elapsed:.0f} s ({done / max(elapsed, 1e-9):.1f}/s, {args.workers} worker(s)): "
           f"{counts['ok']} checked, {counts['input-error']} input errors, {counts['failed']} failures")
@@ -245,6 +293,10 @@ def main() -> int:
     print(f"slowest input: {slowest[0]:.2f} s ({', '.join(slowest[1] or [])})")
     if args.workers > 1:
         print("per worker (seed: inputs): " + ", ".join(f"{s['seed']}: {s['done']}" for s in states))
+    if args.cli:
+        print("per input kind (inputs, failed):")
+        for kind in args.kinds:
+            print(f"  {kind:9} {counts[kind + ':inputs']:7d} {counts[kind + ':failed']:7d}")
     for sig, n in failures.most_common():
         print(f"  {n:6d}  {sig}")
     return 1 if counts["failed"] else 0

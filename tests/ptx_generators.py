@@ -137,3 +137,25 @@ def call_chain(n: int, name: str = "call_chain") -> str:
         funcs.append(f".func f{k}()\n{{\n{inner}\n\tret;\n}}\n")
     body = ["\tsetp.lt.u32 \t%p1, %r2, 7;", "\t@%p1 bra \t$L__END;", "\tcall.uni \tf0, ();", "$L__END:"]
     return HEADER + "".join(funcs) + _kernel(name, body, 6, 1)
+
+
+def nested_barriers(n: int, name: str = "nested_barriers") -> str:
+    """`n` nested thread-dependent `if`s, a barrier after each one's end: every barrier but the
+    outermost is under all the branches around it (the shape that made SYNC's reachability walks
+    cubic, issue 18)."""
+    body = []
+    for k in range(n):
+        body += [f"\tsetp.ne.s32 \t%p{k + 1}, %r2, {k % 1024};", f"\t@%p{k + 1} bra \t$L__END_{k};"]
+    for k in reversed(range(n)):
+        body += [f"$L__END_{k}:", "\tbar.sync \t0;"]
+    return HEADER + _kernel(name, body, 6, n)
+
+
+def divergent_stores(n: int, name: str = "divergent_stores") -> str:
+    """`n` thread-dependent branches in a row, each around a shared store at its own offset: the sides of
+    every branch are walked for same-interval pairs (RACE), quadratic in `n` (issue 18)."""
+    body = []
+    for k in range(n):
+        body += [f"\tsetp.lt.u32 \t%p{k + 1}, %r2, {k % 1024};", f"\t@%p{k + 1} bra \t$L__SKIP_{k};",
+                 f"\tst.shared.u32 \t[%r5+{4 * (k % 1000)}], %r1;", f"$L__SKIP_{k}:"]
+    return HEADER + _kernel(name, body, 6, n)

@@ -195,7 +195,9 @@ def _run_all(plans: list, jobs: Optional[int]) -> list:
         return [_result_from_dict(_run_plan(p)) for p in plans]
     # One file per task; each worker parses single-threaded so processes do not multiply.
     plans = [replace(p, parse_jobs=1) for p in plans]
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    from .workers import exit_with_parent
+
+    with ProcessPoolExecutor(max_workers=jobs, initializer=exit_with_parent, initargs=(os.getpid(),)) as pool:
         return [_result_from_dict(e) for e in pool.map(_run_plan, plans, chunksize=1)]
 
 

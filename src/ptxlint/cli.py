@@ -28,11 +28,19 @@ class _DefaultToCheck(click.Group):
 
 
 def _emit(text: str, output) -> None:
-    if output:
-        with open(output, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    else:
-        click.echo(text, nl=False)
+    """Write the report to `output` (a file) or stdout; a report that cannot be written is an input
+    error (exit 2) with the reason on stderr, never a traceback."""
+    try:
+        if output:
+            with open(output, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        else:
+            click.echo(text, nl=False)
+            sys.stdout.flush()
+    except OSError as err:
+        where = output or "standard output"
+        click.echo(f"ptxlint: cannot write the report to {where}: {err.strerror or err}", err=True)
+        sys.exit(EXIT_ERROR)
 
 
 def _parse_shard(value):

@@ -190,12 +190,20 @@ def load_config(path: str, trusted: bool = False, user: bool = False) -> Config:
     except tomllib.TOMLDecodeError as err:
         line = getattr(err, "lineno", None)
         raise InputError(shown, f"invalid TOML: {err.args[0] if err.args else err}", line) from None
-    except RecursionError:
-        raise InputError(shown, "invalid TOML: nested too deeply") from None
+    except RecursionError:  # tomllib parses nested arrays and tables recursively
+        raise InputError(shown, "invalid configuration: arrays or tables nested too deeply to read") from None
     is_pyproject = os.path.basename(path) == "pyproject.toml"
-    table = data.get("tool", {}).get("ptxlint", {}) if is_pyproject else data
+    table = data
+    if is_pyproject:
+        tool = data.get("tool", {})
+        if not isinstance(tool, dict):
+            raise InputError(shown, "[tool] must be a table")
+        table = tool.get("ptxlint", {})
     section = "[tool.ptxlint]" if is_pyproject else "the top-level table"
-    return _Validator(shown, path, text, table, section, is_pyproject, trusted, user).build()
+    try:
+        return _Validator(shown, path, text, table, section, is_pyproject, trusted, user).build()
+    except RecursionError:
+        raise InputError(shown, "invalid configuration: values nested too deeply to read") from None
 
 
 def _display(path: str) -> str:

@@ -24,11 +24,14 @@ from .module_check import _check_ptx_in_parts, check_module
 from .places import merge_places, user_path
 
 
-def _launches_in(sources: list, given: tuple, host) -> tuple:
+def _launches_in(sources: list, given: tuple, host, budget: Optional[float] = None) -> tuple:
     """The kernel launches in the host code of `sources` (after any given already). `host`: the
-    include directories and `-D` defines the host code is compiled with ((dirs...), (NAME[=V]...))."""
+    include directories and `-D` defines the host code is compiled with ((dirs...), (NAME[=V]...)).
+    Each source is read within the analysis budget (`budget`, as a kernel's): host code too hard to
+    read in it gives no launches."""
     if not sources:
         return given
+    from .analysis.budget import BudgetExhausted, kernel_budget
     from .frontend.launches import find_launches
 
     include_dirs, defines = host
@@ -39,8 +42,9 @@ def _launches_in(sources: list, given: tuple, host) -> tuple:
     found = list(given)
     for path in sources:
         try:
-            found.extend(find_launches(path, include_dirs=include_dirs, defines=macros))
-        except (OSError, UnicodeDecodeError):
+            with kernel_budget(budget):
+                found.extend(find_launches(path, include_dirs=include_dirs, defines=macros))
+        except (OSError, UnicodeDecodeError, BudgetExhausted, RecursionError):
             continue  # a source that cannot be read gives no launches; the kernel's shape stays unknown
     return tuple(found)
 
@@ -53,7 +57,7 @@ def with_launches(path: str, module: Module, analysis, host=((), ())):
 
     trust_checked_path(path)
     return replace(analysis, launches=_launches_in(launch_sources(module.files.values(), path),
-                                                   analysis.launches, host))
+                                                   analysis.launches, host, analysis.budget))
 
 
 def load_module(path: str, compile_options=None, jobs: Optional[int] = None) -> Module:
@@ -102,7 +106,7 @@ def _run_plan(plan: _FilePlan) -> dict:
         if plan.compile is None:
             host_files = declared_sources(read_ptx_file(plan.path), plan.path)
             plan = replace(plan, analysis=replace(plan.analysis, launches=_launches_in(
-                host_files, plan.analysis.launches, plan.host)))
+                host_files, plan.analysis.launches, plan.host, plan.analysis.budget)))
         if plan.compile is None and plan.analysis.level == "ptx":  # SASS: ptxas takes the whole module
             in_parts = _check_ptx_in_parts(plan.path, rules, plan.analysis, plan.parse_jobs, incomplete)
         if in_parts is not None:
@@ -119,7 +123,8 @@ def _run_plan(plan: _FilePlan) -> dict:
                 if arch is not None:  # a .cu: its own host code and its headers
                     sources = tuple(launch_sources(module.files.values(), plan.path))
                     if sources not in launches_of:
-                        launches_of[sources] = _launches_in(list(sources), analysis.launches, plan.host)
+                        launches_of[sources] = _launches_in(list(sources), analysis.launches, plan.host,
+                                                        analysis.budget)
                     analysis = replace(analysis, launches=launches_of[sources])
                 found_per_arch.append((arch, check_module(module, CheckOptions(analysis=analysis), rules=rules,
                                                           jobs=plan.parse_jobs, not_checked=not_checked,

@@ -48,10 +48,10 @@ def check_kernel(module, function, rules: list, analysis) -> KernelResult:
         # every finding would be located in a toolkit header and hidden (results._hide_toolkit_findings)
         result.not_checked[TOOLKIT_KERNEL] += 1
         return result
-    plan = plan_block_shapes(function, analysis)
     progress: list = []  # codes of the rules that finished under the last shape tried
     try:
         with kernel_budget(analysis.budget):
+            plan = plan_block_shapes(function, analysis)  # inside: the launch analysis is a phase too
             if plan.known:
                 _under_known_shapes(module, function, rules, analysis, plan, result, progress)
             else:

@@ -17,6 +17,7 @@ from .diagnostics import Diagnostic
 from .errors import InputError
 from .frontend.ir import Module
 from .frontend.parser import parse_ptx, read_ptx_file
+from .workers import exit_with_parent
 
 # Below this many instructions a module is analysed in this process: forking costs more.
 PARALLEL_MIN_INSTRUCTIONS = 20_000
@@ -62,7 +63,8 @@ def check_module(module: Module, options: Optional[CheckOptions] = None, rules: 
         indices.sort(key=lambda i: -len(module.functions[i].instructions))
         _FORKED.update(module=module, rules=rules, analysis=options.analysis)
         try:
-            with multiprocessing.get_context("fork").Pool(min(jobs, len(indices))) as pool:
+            with multiprocessing.get_context("fork").Pool(min(jobs, len(indices)), exit_with_parent,
+                                                          (os.getpid(),)) as pool:
                 results = list(pool.imap_unordered(_check_function_forked, indices, chunksize=1))
         finally:
             _FORKED.clear()
@@ -107,7 +109,8 @@ def _check_ptx_in_parts(path: str, rules: list, analysis, jobs: Optional[int],
     tasks = [(functions, k == 0) for k, functions in enumerate(parts)]  # the first one parses the sections
     _FORKED.update(text=text, path=path, layout=layout, rules=rules, analysis=analysis)
     try:
-        with multiprocessing.get_context("fork").Pool(min(jobs, len(tasks))) as pool:
+        with multiprocessing.get_context("fork").Pool(min(jobs, len(tasks)), exit_with_parent,
+                                                      (os.getpid(),)) as pool:
             found = list(pool.imap_unordered(_check_part_forked, tasks, chunksize=1))
     finally:
         _FORKED.clear()

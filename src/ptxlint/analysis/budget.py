@@ -9,15 +9,24 @@ runners, several checks in parallel) does not cut an analysis short that would f
 
 Deep program structure (definition chains, inlining chains) is walked iteratively or with a
 bounded depth; a walk that still meets Python's recursion limit is reported the same way.
+
+`spend()` bounds the loops that call it. So that a walk which does not (or a quadratic stretch
+between two calls) cannot outlive the budget either, a CPU-time timer (SIGVTALRM) is armed for the
+deadline plus a grace of GRACE_SECONDS: if it fires, BudgetExhausted is raised wherever the
+analysis is, and again every GRACE_SECONDS until the budget is left. The timer only runs in the
+main thread of a process on a system with `setitimer`; elsewhere `spend()` alone bounds the work.
 """
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
 from contextlib import contextmanager
 from typing import Optional
 
 DEFAULT_SECONDS = 5.0
+GRACE_SECONDS = 0.25  # how long past its deadline an analysis that does not call spend() may run
 
 _deadline: Optional[float] = None  # process CPU time at which the current kernel's budget ends
 _clock = time.process_time
@@ -53,25 +62,57 @@ def seconds_of(value: Optional[float]) -> float:
     return DEFAULT_SECONDS if value is None else float(value)
 
 
+def _on_timer(signum, frame) -> None:
+    """SIGVTALRM: the analysis ran past its deadline without stopping at a spend(); stop it here."""
+    if _deadline is not None and _clock() > _deadline:
+        raise BudgetExhausted("the analysis budget ran out")
+
+
+def _can_arm() -> bool:
+    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+
+
+def _arm(deadline: Optional[float]) -> None:
+    """Set the CPU-time timer to fire GRACE_SECONDS after `deadline` (None: disarm), then every
+    GRACE_SECONDS (an exception swallowed on the way out is raised again)."""
+    if deadline is None:
+        signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+        return
+    # ITIMER_VIRTUAL counts user time only, process_time() user and system time: it fires no earlier
+    delay = max(deadline - _clock(), 0.0) + GRACE_SECONDS
+    signal.setitimer(signal.ITIMER_VIRTUAL, delay, GRACE_SECONDS)
+
+
 @contextmanager
 def kernel_budget(seconds: Optional[float]):
-    """Run the analysis of one kernel within `seconds` of CPU time (None: the default; 0: no limit)."""
+    """Run the analysis of one kernel within `seconds` of CPU time (None: the default; 0: no limit).
+    BudgetExhausted is raised in the body once the budget is spent (at a spend(), or by the timer
+    GRACE_SECONDS later at the latest)."""
     global _deadline
     outer = _deadline
     seconds = seconds_of(seconds)
     _deadline = _clock() + seconds if seconds and seconds > 0 else None
     if outer is not None and (_deadline is None or outer < _deadline):
         _deadline = outer  # a nested budget never outlives the one around it
+    timed = _can_arm()
+    previous = None
+    if timed:
+        previous = signal.signal(signal.SIGVTALRM, _on_timer)
+        _arm(_deadline)
     try:
         yield
     finally:
         _deadline = outer
+        if timed:
+            _arm(outer)
+            if outer is None:
+                signal.signal(signal.SIGVTALRM, previous if previous is not None else signal.SIG_DFL)
 
 
-def describe(reason: str, seconds: Optional[float]) -> str:
-    """The note an incomplete kernel carries."""
+def describe(reason: str, seconds: Optional[float], lost: str = "rules that had not finished were skipped") -> str:
+    """The note an incomplete kernel carries; `lost` says what of its results is missing."""
     seconds = seconds_of(seconds)
     if reason == "the analysis budget ran out" and seconds:
-        return (f"incomplete: the analysis budget of {seconds:g} s (CPU) for this kernel ran out; rules that "
-                "had not finished were skipped (raise it with --analysis-budget or `analysis-budget`)")
-    return f"incomplete: {reason}; rules that had not finished were skipped"
+        return (f"incomplete: the analysis budget of {seconds:g} s (CPU) for this kernel ran out; {lost} "
+                "(raise it with --analysis-budget or `analysis-budget`)")
+    return f"incomplete: {reason}; {lost}"

@@ -684,10 +684,12 @@ class LaneEvaluator:
             return None
         threads = self.threads
         dims = self.shape.dims
-        if name.startswith("%tid."):
+        if name in ("%tid.w", "%ntid.w"):
+            return Affine([0] * self.n)  # PTX ISA: the fourth element of the vector reads zero
+        if name in ("%tid.x", "%tid.y", "%tid.z"):
             axis = "xyz".index(name[-1])
             return Affine([t[axis] for t in threads])
-        if name.startswith("%ntid."):
+        if name in ("%ntid.x", "%ntid.y", "%ntid.z"):
             return Affine([dims["xyz".index(name[-1])]] * self.n)
         if name == "%laneid":
             return Affine([i % 32 for i in range(self.n)])

@@ -422,6 +422,8 @@ class UniformityAnalysis:
     def _special(self, reg: Register) -> tuple:
         name = reg.name
         x, y, z = self.shape.dims
+        if name == "%tid.w":
+            return UNIFORM, None  # PTX ISA: the fourth element of the vector reads zero
         if name.startswith("%tid."):
             axis = name[-1]
             if axis == "x":

@@ -7,7 +7,8 @@ import sys
 
 import click
 
-from .options import analysis_options, block_option, kernel_option
+from .bounded import internal_error, within_budget
+from .options import analysis_options, block_option, budget_option, kernel_option
 from ..analysis.accesses import variables_behind
 from ..analysis.context import AnalysisOptions, KernelContext
 from ..analysis.layout import source_name
@@ -88,9 +89,32 @@ def global_entries(ctx) -> list:
     return out
 
 
+def _file_report(path: str, base_options, kernel_glob, level: str) -> dict:
+    """The `accesses` JSON object of one file; each kernel within the analysis budget."""
+    from ..analysis.launch import kernel_matches
+
+    module = load_module(path)
+    kernels = [f for f in module.kernels if kernel_glob is None or kernel_matches(f, kernel_glob)]
+    options = with_launches(path, module, base_options)
+    if level == "sass":
+        from .accesses_sass import sass_kernel_report
+        from ..frontend.sass.load import program_for_module
+
+        program = program_for_module(path, module)
+        return {"path": path, "kernels": [
+            within_budget(lambda f=f: sass_kernel_report(module, f, options, program.function(f.name)), f,
+                          options.budget)
+            for f in kernels if program.function(f.name) is not None]}
+    return {"path": path, "kernels": [within_budget(lambda f=f: kernel_report(module, f, options), f, options.budget)
+                                      for f in kernels]}
+
+
 def _text(report: dict, path: str) -> str:
     out = []
     for k in report["kernels"]:
+        if "incomplete" in k:
+            out.append(f"{path}: kernel {k['demangled']} ({k['name']}): {k['incomplete']}")
+            continue
         out.append(f"{path}: kernel {k['demangled']} ({k['name']}), block {'x'.join(map(str, k['block']))} "
                    f"({k['block_source']}), {k['arch']}")
         if not k["accesses"]:
@@ -134,36 +158,23 @@ def _text(report: dict, path: str) -> str:
 @click.option("--level", type=click.Choice(["ptx", "sass"]), default="ptx", show_default=True,
               help="ptx: the PTX accesses; sass: the SASS instructions ptxas makes of them (needs ptxas and "
                    "nvdisasm), each costed with its PTX access's addresses at the SASS width.")
-def accesses(paths, fmt, blocks, kernel_glob, level):
+@budget_option
+def accesses(paths, fmt, blocks, kernel_glob, level, analysis_budget):
     """List every shared, constant and global memory access with its predicted cost per warp
     (shared: wavefronts; constant: distinct addresses; global: 32-byte sectors)."""
-    from ..analysis.launch import kernel_matches
-
-    base_options = analysis_options(blocks, None)
+    base_options = analysis_options(blocks, None, budget=analysis_budget)
     files, errors = discover(paths)
     reports = []
     for path in files:
         try:
-            module = load_module(path)
+            report = _file_report(path, base_options, kernel_glob, level)
         except InputError as err:
             errors.append(err)
             continue
-        kernels = [f for f in module.kernels if kernel_glob is None or kernel_matches(f, kernel_glob)]
-        options = with_launches(path, module, base_options)
-        if level == "sass":
-            from .accesses_sass import sass_kernel_report
-            from ..frontend.sass.load import program_for_module
-
-            try:
-                program = program_for_module(path, module)
-            except InputError as err:
-                errors.append(err)
-                continue
-            reports.append((path, {"path": path, "kernels": [
-                sass_kernel_report(module, f, options, program.function(f.name)) for f in kernels
-                if program.function(f.name) is not None]}))
+        except Exception as err:  # noqa: BLE001 - a bug of ptxlint: one message for this file, not a traceback
+            errors.append(internal_error(path, err))
             continue
-        reports.append((path, {"path": path, "kernels": [kernel_report(module, f, options) for f in kernels]}))
+        reports.append((path, report))
     for err in errors:
         click.echo(str(err), err=True)
     if fmt == "json":

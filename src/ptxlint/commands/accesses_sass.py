@@ -59,6 +59,9 @@ def sass_text(report: dict, path: str) -> str:
     """The text table of `accesses --level sass`."""
     out = []
     for k in report["kernels"]:
+        if "incomplete" in k:
+            out.append(f"{path}: kernel {k['demangled']} ({k['name']}): {k['incomplete']}")
+            continue
         out.append(f"{path}: kernel {k['demangled']} ({k['name']}), block {'x'.join(map(str, k['block']))} "
                    f"({k['block_source']}), {k['arch']}, SASS")
         if not k["accesses"]:

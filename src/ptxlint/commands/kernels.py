@@ -14,6 +14,7 @@ from typing import Optional
 
 import click
 
+from .bounded import internal_error
 from .options import analysis_options, block_option, kernel_option, parse_arches
 from ..errors import InputError
 
@@ -276,6 +277,9 @@ def kernels(paths, fmt, arch, blocks, dynamic, level, kernel_glob):
             continue
         except ValueError as err:
             errors.append(InputError(path, str(err)))
+            continue
+        except Exception as err:  # noqa: BLE001 - a bug of ptxlint: one message for this file, not a traceback
+            errors.append(internal_error(path, err))
             continue
         results.append((path, rows, notes))
     for err in errors:

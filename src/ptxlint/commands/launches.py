@@ -11,6 +11,7 @@ import sys
 
 import click
 
+from .bounded import internal_error
 from .options import analysis_options, block_option, kernel_option
 from ..analysis.launch import name_matches, plan_block_shapes
 from ..api import discover, load_module, with_launches
@@ -61,6 +62,9 @@ def launches(paths, fmt, blocks, kernel_glob):
             plans = kernel_plans(path, options)
         except InputError as err:
             errors.append(err)
+            continue
+        except Exception as err:  # noqa: BLE001 - a bug of ptxlint: one message for this file, not a traceback
+            errors.append(internal_error(path, err))
             continue
         if kernel_glob:
             plans = [p for p in plans if name_matches(p["kernel"], kernel_glob)]

@@ -39,3 +39,9 @@ def analysis_options(blocks, arch, level: str = "ptx", budget=None) -> AnalysisO
     """What the command line says about the launch and the target."""
     overrides = [(*parse_block(b), "command line (--block)") for b in blocks]
     return AnalysisOptions(block_overrides=overrides, arch=arch, level=level, budget=budget)
+
+
+budget_option = click.option(
+    "--analysis-budget", "analysis_budget", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
+    help="CPU seconds the analysis of one kernel may take (default: 5; 0: no limit). A kernel that needs "
+         "more is reported as incomplete.")

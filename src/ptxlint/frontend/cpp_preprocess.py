@@ -178,9 +178,17 @@ class Preprocessed:
 
 
 class Preprocessor:
-    """Runs over one translation unit; see the module docstring for what it handles."""
+    """Runs over one translation unit; see the module docstring for what it handles.
+
+    Bounded for hostile code, whose launches are not worth an unbounded run: a header that includes
+    itself twice without a guard doubles its work per level (2^40 files at MAX_INCLUDE_DEPTH), a
+    macro whose body names another twice doubles its tokens per level. After MAX_FILES file reads
+    further `#include`s are skipped with a note; after MAX_TOKENS tokens taken from the expansion
+    stack, macros are no longer expanded (with a note), so the rest of the unit is still read."""
 
     MAX_INCLUDE_DEPTH = 40
+    MAX_FILES = 2_000
+    MAX_TOKENS = 1_000_000
 
     def __init__(self, include_dirs=(), defines=None, read=None):
         self.include_dirs = [str(d) for d in include_dirs]
@@ -195,6 +203,8 @@ class Preprocessor:
         self.files: list = []
         self.notes: list = []
         self._cond_ids = 0
+        self._files_read = 0
+        self._tokens_left = self.MAX_TOKENS
         self._read = read or _read_through_gate
 
     # ---- entry
@@ -204,6 +214,7 @@ class Preprocessor:
         return Preprocessed(out, self.macros, self.files, self.notes)
 
     def _file(self, path, text, out, region, depth):
+        self._files_read += 1
         if text is None:
             try:
                 text = self._read(path)
@@ -332,6 +343,12 @@ class Preprocessor:
     def _include(self, path, line, rest, out, region, depth):
         if not rest:
             return
+        if self._files_read >= self.MAX_FILES:
+            if self._files_read == self.MAX_FILES:  # said once; the rest of the unit is still read
+                self._files_read += 1
+                self.notes.append(f"{path}:{line}: #include skipped: more than {self.MAX_FILES} files read "
+                                  "(a header included over and over without a guard?)")
+            return
         if rest[0].kind == STRING:
             target, local = rest[0].text[1:-1], True
         elif rest[0].text == "<":
@@ -424,6 +441,14 @@ class Preprocessor:
         macros = self.macros
         while stack:
             t = stack.pop()
+            self._tokens_left -= 1
+            if self._tokens_left <= 0:
+                if self._tokens_left == 0:
+                    self.notes.append(f"{t.path}:{t.line}: macro expansion stopped: more than {self.MAX_TOKENS} "
+                                      "tokens (a macro that doubles at each level?); the rest is read unexpanded")
+                    return list(tokens)  # this expansion is given up: its text stays as written
+                out.append(t)
+                continue
             if t.kind != IDENT or t.text not in macros or t.text in t.hide:
                 out.append(t)
                 continue

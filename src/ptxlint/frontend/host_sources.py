@@ -15,7 +15,7 @@ from ..gate import MAX_SOURCE_BYTES, is_trusted
 from .sourcemap import is_toolkit_header, relocated_sources
 
 HOST_SUFFIXES = (".cu", ".cuh", ".h", ".hpp", ".hh", ".cuhpp", ".inl")
-_FILE_DIRECTIVE = re.compile(r'^\s*\.file\s+(\d+)\s+"([^"\n]*)"', re.MULTILINE)
+_FILE_DIRECTIVE = re.compile(r'^\s*\.file\s+(\d+)\s+"([^"\n\x00]*)"', re.MULTILINE)  # a NUL: the parser rejects it
 
 
 def launch_sources(files: Iterable[str], checked_path: str) -> list:

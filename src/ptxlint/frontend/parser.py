@@ -79,7 +79,11 @@ class _IrBuilder:
         if index < 0:
             raise InputError(self.path, f"`.file {c[0]}`: a file number is not negative", c[0].line + self.line_offset,
                              c[0].column)
-        return ("file", index, str(c[1])[1:-1])
+        name = str(c[1])[1:-1]
+        if "\x00" in name:  # no file system has such a name (and Python's path functions refuse it)
+            raise InputError(self.path, f"`.file {c[0]}`: the file name contains a NUL byte",
+                             c[1].line + self.line_offset, c[1].column)
+        return ("file", index, name)
 
     def _int(self, token) -> int:
         """An INT token's value; a literal Python cannot read (4300 digits and more) is an input

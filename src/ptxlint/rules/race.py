@@ -400,6 +400,7 @@ def _add_same_interval(ctx, sites: list, out: dict, stops: dict, scan, warp_leve
         seen: set = set()
         stack = [start]
         while stack:
+            spend()
             node = stack.pop()
             if not isinstance(node, int) or node in seen:
                 continue

@@ -6,6 +6,7 @@ import os
 import re
 from typing import Optional
 
+from ..analysis.budget import spend
 from ..analysis.uniformity import BLOCK, CTA, WARP
 from ..diagnostics import Diagnostic
 from ..frontend.demangle import demangle, without_parameters
@@ -202,39 +203,38 @@ def _source_lines(path: str) -> Optional[list]:
     return read_lines(path)
 
 
-def _reaches(cfg, start, target) -> bool:
-    seen = set()
-    stack = [start]
+def _reaching(ctx, target) -> set:
+    """The CFG nodes from which `target` can be reached (itself included), once per target and kernel:
+    a barrier under hundreds of nested branches asks this of every one of them."""
+    cache = ctx.__dict__.setdefault("_sync_reaching", {})
+    found = cache.get(target)
+    if found is None:
+        found = cache[target] = _backwards_from(ctx.cfg, [target])
+    return found
+
+
+def _backwards_from(cfg, targets: list) -> set:
+    found, stack = set(), list(targets)
     while stack:
+        spend()
         node = stack.pop()
-        if node == target:
-            return True
-        if node in seen:
-            continue
-        seen.add(node)
-        stack.extend(cfg.successors(node))
-    return False
+        if node not in found:
+            found.add(node)
+            stack.extend(cfg.predecessors(node))
+    return found
 
 
 def _leaves(ctx, branch_block, barrier_block) -> bool:
     """One side of the branch cannot reach the barrier and reaches no CTA barrier at all: the threads
     that take it leave (possibly after some work)."""
-    cfg = ctx.cfg
-    blocks = ctx.function.blocks
-    for succ in cfg.successors(branch_block):
-        if _reaches(cfg, succ, barrier_block):
-            continue
-        seen, stack, clean = set(), [succ], True
-        while stack and clean:
-            node = stack.pop()
-            if node in seen or not isinstance(node, int):
-                continue
-            seen.add(node)
-            clean = not any(barrier_kind(i) == "cta" for i in blocks[node].instructions)
-            stack.extend(cfg.successors(node))
-        if clean:
-            return True
-    return False
+    reach_barrier = _reaching(ctx, barrier_block)
+    reach_any = ctx.__dict__.get("_sync_reaching_any")
+    if reach_any is None:  # the blocks from which some CTA barrier instruction is reachable
+        with_barrier = [b.id for b in ctx.function.blocks
+                        if any(barrier_kind(i) == "cta" for i in b.instructions)]
+        reach_any = ctx.__dict__["_sync_reaching_any"] = _backwards_from(ctx.cfg, with_barrier)
+    return any(succ not in reach_barrier and succ not in reach_any
+               for succ in ctx.cfg.successors(branch_block))
 
 
 def is_early_exit(ctx, branch: Instruction, barrier: Instruction) -> bool:

@@ -100,6 +100,9 @@ def assemble(ptx_text: str, arch: str, path: str = "<ptx>") -> Assembled:
         if proc.returncode != 0:
             messages = (proc.stderr or proc.stdout or "").strip().replace(src, path)
             raise InputError(path, f"ptxas -arch={arch} failed:\n" + "\n".join("    " + ln for ln in messages.splitlines()))
+        if not os.path.isfile(out):  # ptxas succeeds without output for a virtual architecture
+            raise InputError(path, f"ptxas -arch={arch} made no SASS: name a real architecture (sm_XX), "
+                                   "not a virtual one (compute_XX)")
         with open(out, "rb") as fh:
             cubin = fh.read()
     return Assembled(cubin, (proc.stdout or "") + (proc.stderr or ""), arch, cmd)

@@ -36,6 +36,7 @@ class LaunchFinder(Brackets, DeclarationReader, BodyWalker, ValueResolver, Launc
         self._collecting = False
         self._evaluating: set = set()
         self._value_cache: dict = {}
+        self._assumed: set = set()  # what the values read for the launch being recorded assume
 
     def run(self):
         self._decl_seq(0, self.n, "", [], ())

@@ -123,7 +123,9 @@ def launches_for_function(mangled_name: str, launches: list) -> list:
     """The launches that launch the PTX function `mangled_name`: same unqualified name, the
     written qualification (if any) a suffix of the function's, and template arguments that agree
     one by one. A launch whose template arguments cannot be compared with confidence (a value
-    ptxlint could not evaluate, an unknown type name, arguments left to deduction) is left out."""
+    ptxlint could not evaluate, an unknown type name) is left out. Arguments deduced from the call
+    (`init<<<g, b>>>(float_ptr)`) are compared as if written; one whose deduction could not be
+    followed ("?") matches any instantiation."""
     qual, name, args = split_template_name(without_parameters(demangle(mangled_name)))
     out = []
     for launch in launches:
@@ -138,7 +140,8 @@ def launches_for_function(mangled_name: str, launches: list) -> list:
         if args is not None:
             if len(args) != len(launch.template_args):
                 continue
-            if not all(_compare_arg(w, d) is True for w, d in zip(launch.template_args, args)):
+            if not all((launch.deduced and w == "?") or _compare_arg(w, d) is True
+                       for w, d in zip(launch.template_args, args)):
                 continue
         out.append(launch)
     return out

@@ -42,7 +42,7 @@ def _launches_in(sources: list, given: tuple, host) -> tuple:
             found.extend(find_launches(path, include_dirs=include_dirs, defines=macros))
         except (OSError, UnicodeDecodeError):
             continue  # a source that cannot be read gives no launches; the kernel's shape stays unknown
-    return tuple(found)
+    return tuple(dict.fromkeys(found))  # a file both named and included by another is read twice
 
 
 def with_launches(path: str, module: Module, analysis, host=((), ())):

@@ -514,6 +514,7 @@ class Preprocessor:
         return res
 
 
-def preprocess(path: str, text: Optional[str] = None, include_dirs=(), defines=None) -> Preprocessed:
-    """Tokens of the translation unit `path` after preprocessing (see the module docstring)."""
-    return Preprocessor(include_dirs, defines).run(path, text)
+def preprocess(path: str, text: Optional[str] = None, include_dirs=(), defines=None, read=None) -> Preprocessed:
+    """Tokens of the translation unit `path` after preprocessing (see the module docstring); `read(path)`
+    gives a file's text (raises OSError when it cannot), the default opens it."""
+    return Preprocessor(include_dirs, defines, read).run(path, text)

@@ -20,7 +20,8 @@ LAUNCH_APIS = {
 MAX_BLOCK_THREADS = 1024
 MAX_BINDINGS_PER_TEMPLATE = 32
 # `main`'s run with no command-line arguments: `argc > 2 ? atoi(argv[2]) : 16` is 16 there
-DEFAULT_RUN = "the program run with no command-line arguments (`argc` is 1), as its defaults give"
+DEFAULT_RUN = ("the program runs with no command-line arguments (`argc` is 1, so values read from argv "
+               "take their defaults)")
 
 
 @dataclass(frozen=True)

@@ -587,9 +587,11 @@ void run(float *x, int n, int m, dim3 given) {
     k<<<r, 256>>>(x);
     void *args[] = {&x};
     cudaLaunchKernel((void *)k, g, dim3(128), args, 0, 0);
+    k<<<n + 1 > 0 ? dim3(n) : dim3(1, m), 32>>>(x);
+    k<<<static_cast<unsigned>(n), 32>>>(x);
 }"""
     assert grids(src) == {4: (1, 1, 1), 5: (None, 1, 1), 6: (None, 1, 1), 8: (None, 4, 1), 9: (8, 8, 1),
-                          12: (None, None, 1), 13: None, 16: None, 18: (None, 4, 1)}
+                          12: (None, None, 1), 13: None, 16: None, 18: (None, 4, 1), 19: None, 20: (None, 1, 1)}
     one = launches(src)[0]
     assert one.one_block and one.grid_unknown_because is None
     assert "`n` is a parameter of `run`" in launches(src)[1].grid_unknown_because

@@ -434,6 +434,8 @@ def _is_integer_expression(tokens, match, offset) -> bool:
     """Is the expression an integer (so a grid of it is 1-D)? Arithmetic at its top level, a cast to
     an integer type, or a call of min/max/ceil/floor; None of these can make a `dim3`."""
     n = len(tokens)
+    if any(t.text == "?" for t in tokens):
+        return False  # `c ? dim3(a) : dim3(1, b)`: the branches decide
     k = 0
     while k < n:
         t = tokens[k].text
@@ -447,8 +449,11 @@ def _is_integer_expression(tokens, match, offset) -> bool:
             return True
         k += 1
     first = tokens[0].text
-    if first in ("static_cast", "int", "unsigned", "size_t", "long") or first in _INT_TYPES:
-        return True
+    if first in _INT_TYPES:
+        return True  # a functional cast `int(x)`, `size_t(x)`
+    if first == "static_cast" and n > 2 and tokens[1].text == "<":
+        close = next((i for i, x in enumerate(tokens) if x.text == ">"), None)
+        return close is not None and " ".join(x.text for x in tokens[2:close]) in _INT_TYPES
     if first == "(" and match[offset] is not None:
         inner = " ".join(x.text for x in tokens[1:match[offset] - offset])
         if inner in _INT_TYPES or inner in ("unsigned int", "unsigned long", "long long"):

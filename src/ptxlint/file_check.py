@@ -46,7 +46,17 @@ def _launches_in(sources: list, given: tuple, host, budget: Optional[float] = No
                 found.extend(find_launches(path, include_dirs=include_dirs, defines=macros))
         except (OSError, UnicodeDecodeError, BudgetExhausted, RecursionError):
             continue  # a source that cannot be read gives no launches; the kernel's shape stays unknown
-    return tuple(found)
+    return _read_in_context(found)
+
+
+def _read_in_context(found: list) -> tuple:
+    """The launches, each once: a header read on its own and again through the `.cu` that includes
+    it gives its launches twice, and only the `.cu`'s reading sees the constants and macros the
+    `.cu` defines before the `#include` (`constexpr int BX` in a config header): where one reading
+    of a launch statement knows its block, the readings that do not are dropped."""
+    known = {(l.path, l.line, l.kernel) for l in found if l.block is not None}
+    kept = [l for l in found if l.block is not None or (l.path, l.line, l.kernel) not in known]
+    return tuple(dict.fromkeys(kept))
 
 
 def with_launches(path: str, module: Module, analysis, host=((), ())):

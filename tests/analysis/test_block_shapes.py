@@ -141,5 +141,7 @@ def test_the_launches_command_says_where_each_shape_comes_from():
     assert "  halfWarpBarrier: unknown: checked under 256x1x1, 128x1x1" in r.stdout
     doc = json.loads(run_cli("launches", "--format", "json", "--kernel", "rotate", str(LAUNCHED_PTX)).stdout)
     (plan,) = doc["files"][0]["kernels"]
-    assert plan["known"] and plan["shapes"] == [{"block": [32, 1, 1],
+    assert plan["known"] and plan["shapes"] == [{"block": [32, 1, 1], "grid": [1, 1, 1],
                                                  "source": "from the launch at tests/analysis/data/launched.cu:35"}]
+    (launch,) = plan["launches"]
+    assert launch["where"] == "tests/analysis/data/launched.cu:35" and launch["used"]

@@ -1,6 +1,7 @@
 """Launch discovery in host code: the block shape of each launch, its line, and which PTX
 function (real nvcc-mangled names) it launches."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -8,7 +9,7 @@ import pytest
 from ptxlint.frontend.grammar_file import grammar_path
 from ptxlint.frontend.launches import Launch, canonical_type, find_launches, launches_for_function
 from ptxlint.frontend.parser import parse_ptx_file
-from support import REPO, SAMPLES, VALIDATION
+from support import REPO, SAMPLES, VALIDATION, run_cli
 
 DATA = Path(__file__).parent / "data" / "launches"
 
@@ -557,3 +558,151 @@ def test_launch_grammar_is_found_beside_the_ptx_grammar():
     launch, ptx = grammar_path("launch.lark"), grammar_path()
     assert launch.parent == ptx.parent and launch.name == "launch.lark"
     assert launch.read_bytes() == (REPO / "grammars" / "launch.lark").read_bytes()
+
+
+# ---------------------------------------------------------------------------------------------
+# The grid argument, C linkage, deduced template arguments, argv defaults, headers read in context
+
+def grids(text, **kw):
+    """{line: grid} of the launches in `text`."""
+    return {l.line: l.grid for l in launches(text, **kw)}
+
+
+def test_the_grid_is_read_per_dimension():
+    src = """__global__ void k(float *x);
+int rows();
+void run(float *x, int n, int m, dim3 given) {
+    k<<<1, 512>>>(x);
+    k<<<(n + 255) / 256, 256>>>(x);
+    k<<<n, 256>>>(x);
+    dim3 g(n, 4);
+    k<<<g, 256>>>(x);
+    k<<<dim3(8, 8), 64>>>(x);
+    dim3 h(n);
+    h.y = m;
+    k<<<h, 256>>>(x);
+    k<<<given, 256>>>(x);
+    dim3 r = dim3(n);
+    r = dim3(n, rows());
+    k<<<r, 256>>>(x);
+    void *args[] = {&x};
+    cudaLaunchKernel((void *)k, g, dim3(128), args, 0, 0);
+    k<<<n + 1 > 0 ? dim3(n) : dim3(1, m), 32>>>(x);
+    k<<<static_cast<unsigned>(n), 32>>>(x);
+}"""
+    assert grids(src) == {4: (1, 1, 1), 5: (None, 1, 1), 6: (None, 1, 1), 8: (None, 4, 1), 9: (8, 8, 1),
+                          12: (None, None, 1), 13: None, 16: None, 18: (None, 4, 1), 19: None, 20: (None, 1, 1)}
+    one = launches(src)[0]
+    assert one.one_block and one.grid_unknown_because is None
+    assert "`n` is a parameter of `run`" in launches(src)[1].grid_unknown_because
+
+
+def test_launches_inside_extern_c_functions_and_blocks():
+    src = """__global__ void k(float *x);
+extern "C" void launch_one(float *x) {
+    k<<<4, 128>>>(x);
+}
+extern "C" {
+void launch_two(float *x) { k<<<4, 64>>>(x); }
+}
+extern "C" int cuda_main(float *x) { k<<<2, 32>>>(x); return 0; }"""
+    assert shapes(src) == {3: (128, 1, 1), 6: (64, 1, 1), 8: (32, 1, 1)}
+
+
+def test_deduced_template_arguments_pick_the_instantiation():
+    found = find_launches(str(DATA / "deduced.cu"))
+    module = parse_ptx_file(str(DATA / "deduced.sm_90.ptx"))
+    blocks = {f.name: [l.block for l in launches_for_function(f.name, found)] for f in module.kernels}
+    assert blocks == {"_Z4fillIfEvPT_S0_i": [(256, 1, 1)],  # fill(float *, float, int)
+                      "_Z4fillIdEvPT_S0_i": [(128, 1, 1)],  # from fill_all<double>: T is the host's binding
+                      "_Z7stridedILi64EiEvPKT0_PS0_": [(64, 1, 1)]}  # <64> written, int deduced
+    assert all(l.deduced for l in found)
+
+
+def test_an_argument_whose_type_is_not_known_matches_any_instantiation_only_when_deduced():
+    src = """template <typename T> __global__ void fill(T *out);
+template <typename T> __global__ void show(T *out) {}
+float *buffer();
+void run(float *f) {
+    show<<<1, 32>>>(buffer());
+}"""
+    (launch,) = launches(src)
+    assert launch.deduced and launch.template_args == ("?",)
+    assert launches_for_function("_Z4showIfEvPT_", [launch]) == [launch]
+    written = Launch("show", ("double",), (32, 1, 1), "k.cu", 5, "<<<>>>", None)
+    assert launches_for_function("_Z4showIfEvPT_", [written]) == []
+
+
+def test_argv_values_take_their_defaults_and_say_so():
+    src = """#include <cstdlib>
+__global__ void k(float *x);
+int main(int argc, char **argv) {
+    int b = argc > 2 ? atoi(argv[2]) : 16;
+    k<<<1, b>>>(0);
+    int c = 64;
+    if (argc > 3) c = atoi(argv[3]);
+    k<<<1, c>>>(0);
+    int d;
+    if (argc > 4) d = atoi(argv[4]); else d = 128;
+    k<<<1, d>>>(0);
+    int e = atoi(argv[1]);
+    k<<<1, e>>>(0);
+    return 0;
+}
+void helper(int argc) { k<<<1, argc > 1 ? 32 : 256>>>(0); }"""
+    found = {l.line: l for l in launches(src)}
+    assert {line: l.block for line, l in found.items()} == {5: (16, 1, 1), 8: (64, 1, 1), 11: (128, 1, 1),
+                                                           13: None, 16: None}
+    assert "no command-line arguments" in found[5].assumes
+    assert found[16].assumes is None  # `argc` of a function other than main is a plain parameter
+
+
+def test_a_ptx_whose_launches_sit_in_the_including_cu(tmp_path):
+    """nvcc names only stencil.cuh in the PTX; main.cu includes it and config.h (BX, BY)."""
+    from ptxlint.analysis.context import AnalysisOptions
+    from ptxlint.api import load_module, with_launches
+    from ptxlint.analysis.launch import plan_block_shapes
+
+    ptx = DATA / "included" / "main.sm_90.ptx"
+    module = load_module(str(ptx))
+    analysis = with_launches(str(ptx), module, AnalysisOptions())
+    plans = {f.name: plan_block_shapes(f, analysis) for f in module.kernels}
+    stencil = plans["_Z7stencilPfPKfi"]
+    assert stencil.known and [s.dims for s in stencil.shapes] == [(16, 8, 1)]
+    assert stencil.shapes[0].source.endswith("stencil.cuh:16") and not stencil.unknown_launches
+    scale = plans["_Z5scalePff"]
+    assert [(s.dims, s.grid) for s in scale.shapes] == [((128, 1, 1), (8192, 1, 1))]
+    # read on its own, the header does not see config.h's constants
+    (alone,) = find_launches(str(DATA / "included" / "stencil.cuh"))
+    assert alone.block is None and "`BX`" in alone.unknown_because
+
+
+def test_files_are_read_through_the_given_reader(monkeypatch):
+    files = {"/p/main.cu": '#include "cfg.h"\n__global__ void k();\nvoid r() { k<<<1, dim3(BX, BY)>>>(); }\n',
+             "/p/cfg.h": "constexpr int BX = 8;\nconstexpr int BY = 4;\n"}
+    read_paths = []
+
+    def read(path):
+        read_paths.append(path)
+        return files[path]
+
+    import os.path
+
+    real_isfile = os.path.isfile
+    monkeypatch.setattr(os.path, "isfile", lambda p: p in files or real_isfile(p))
+    (launch,) = find_launches("/p/main.cu", read=read)
+    assert launch.block == (8, 4, 1) and read_paths == ["/p/main.cu", "/p/cfg.h"]
+
+
+def test_the_launches_command_lists_every_launch_and_why_one_is_not_used():
+    r = run_cli("launches", str(DATA / "deduced.sm_90.ptx"), cwd=REPO)
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert "  fill<float>: 256x1x1 (from the launch at tests/frontend/data/launches/deduced.cu:21)" in out
+    assert ("deduced.cu:17: fill<double><<<?x1x1, 128x1x1>>> (template arguments deduced from the call) "
+            "(not used: its template arguments <double> are not <float>)") in out
+    doc = json.loads(run_cli("launches", "--format", "json", "--kernel", "strided*",
+                             str(DATA / "deduced.sm_90.ptx"), cwd=REPO).stdout)
+    (plan,) = doc["files"][0]["kernels"]
+    (launch,) = plan["launches"]
+    assert launch["used"] and launch["grid"] == [None, 1, 1] and launch["template_args"] == ["64", "int"]

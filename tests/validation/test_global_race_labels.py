@@ -51,4 +51,4 @@ def test_the_block_boundary_race_names_neighbouring_blocks_and_its_assumptions(m
     assert "across blocks" in finding.message and finding.data["scope"] == "grid"
     notes = "\n".join(finding.notes)
     assert "block blockIdx.x = b + 1" in notes or "block b + 1" in notes
-    assert "do not alias" in notes and "at least two blocks" in notes
+    assert "do not alias" in notes and "more than one block along blockIdx.x" in notes

@@ -39,6 +39,11 @@ class BlockShape:
     dims: tuple  # (x, y, z)
     source: str  # "command line (--block)", "from the launch at k.cu:12", ".reqntid", "assumed ..."
     assumed: bool = False
+    # the grid of the launches with this block, per dimension: the largest extent, None where a
+    # launch's is a run-time value ((None, 1, 1): 1-D grids); None when no launch says (--block,
+    # .reqntid, candidates, or a launch whose grid is wholly unknown)
+    grid: Optional[tuple] = None
+    grid_source: str = ""  # "grid 1x1x1 at k.cu:40", for the notes of findings that depend on it
 
     @property
     def threads(self) -> int:
@@ -103,6 +108,22 @@ def _launch_place(launch) -> str:
     return f"{path}:{launch.line}"
 
 
+def launch_source(launch) -> str:
+    """`from the launch at k.cu:12`, with what its values assume (the program's default run)."""
+    text = f"from the launch at {_launch_place(launch)}"
+    if launch.assumes:
+        text += f", assuming {launch.assumes}"
+    return text
+
+
+def merge_grids(a: Optional[tuple], b: Optional[tuple]) -> Optional[tuple]:
+    """The grid of two launches with one block: per dimension the larger extent, None where either
+    is a run-time value; None when either grid is wholly unknown."""
+    if a is None or b is None:
+        return None
+    return tuple(None if x is None or y is None else max(x, y) for x, y in zip(a, b))
+
+
 def plan_block_shapes(function: Function, options) -> ShapePlan:
     """The shapes to check `function` under (see the module docstring for the order)."""
     for glob, dims, origin in options.block_overrides:
@@ -114,13 +135,19 @@ def plan_block_shapes(function: Function, options) -> ShapePlan:
 
         found = launches_for_function(function.name, list(options.launches))
         shapes: dict = {}
+        grids: dict = {}  # block -> (merged grid, [where each grid is])
         for launch in found:
             if launch.block is not None and _valid(launch.block):
-                shapes.setdefault(tuple(launch.block), f"from the launch at {_launch_place(launch)}")
+                block = tuple(launch.block)
+                shapes.setdefault(block, launch_source(launch))
+                grid, places = grids.get(block, (launch.grid, []))
+                grids[block] = (merge_grids(grid, launch.grid),
+                                places + [f"grid {launch.grid_text} at {_launch_place(launch)}"])
         unknown_launches = tuple(f"{_launch_place(l)} ({l.unknown_because or 'block shape not known'})"
                                  for l in found if l.block is None)
         if shapes:
-            return ShapePlan(tuple(BlockShape(d, s) for d, s in shapes.items()), True, unknown_launches)
+            return ShapePlan(tuple(BlockShape(d, s, grid=grids[d][0], grid_source="; ".join(grids[d][1]))
+                                   for d, s in shapes.items()), True, unknown_launches)
     if function.reqntid and _valid(function.reqntid):
         return ShapePlan((BlockShape(tuple(function.reqntid), ".reqntid"),), True)
     return ShapePlan(tuple(_candidates(function)), False, unknown_launches)

@@ -1,12 +1,16 @@
 """`ptxlint launches PATH`: the block shapes each kernel is checked under, and where they come from.
 
 The launches ptxlint found in the host code (`k<<<grid, block>>>`, `cudaLaunchKernel`, ...), the
-ones whose block is a run-time value (and why), and the candidate shapes of kernels with none.
+ones whose block is a run-time value (and why), and the candidate shapes of kernels with none. Per
+kernel, every launch of its name is listed with its block, its grid and where it is, and for each
+one not used, why (another instantiation's template arguments, a run-time block, ...); a kernel
+with no launch of its name says which host files were read.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import click
@@ -17,19 +21,65 @@ from ..analysis.launch import name_matches, plan_block_shapes
 from ..api import discover, load_module, with_launches
 from ..errors import InputError
 from ..frontend.demangle import demangle, without_parameters
+from ..frontend.host_sources import launch_sources
+from ..frontend.launches.matching import split_template_name, why_not_launched
 
 
 def kernel_plans(path: str, options) -> list:
-    """[{kernel, demangled, known, shapes: [{block, source}], unknown_launches}] of one file."""
+    """[{kernel, demangled, known, shapes: [{block, grid, source}], unknown_launches, launches,
+    host_sources}] of one file: `launches` are those of the kernel's name found in the host code,
+    each with `used` and, when not, `not_used_because`."""
     module = load_module(path)
     analysis = with_launches(path, module, options)
+    sources = launch_sources(module.files.values(), path) if not path.endswith(".cu") else [path]
     out = []
     for f in module.kernels:
         plan = plan_block_shapes(f, analysis)
         out.append({"kernel": f.name, "demangled": without_parameters(demangle(f.name)), "known": plan.known,
-                    "shapes": [{"block": list(s.dims), "source": s.source} for s in plan.shapes],
-                    "unknown_launches": list(plan.unknown_launches)})
+                    "shapes": [{"block": list(s.dims), "grid": _grid_json(s.grid), "source": s.source}
+                               for s in plan.shapes],
+                    "unknown_launches": list(plan.unknown_launches),
+                    "launches": _launches_of(f, analysis.launches, plan),
+                    "host_sources": [_shown(p) for p in sources]})
     return out
+
+
+def _grid_json(grid):
+    return None if grid is None else [d if d is not None else None for d in grid]
+
+
+def _shown(path: str) -> str:
+    rel = os.path.relpath(path) if os.path.isabs(path) else path
+    return path if rel.startswith("..") else rel
+
+
+def _launches_of(function, launches, plan) -> list:
+    """Every launch of `function`'s name: where, block, grid, and whether it gave a shape to `plan`."""
+    plain = without_parameters(demangle(function.name))
+    name = split_template_name(plain)[1]
+    out = []
+    overridden = plan.known and plan.shapes and not plan.shapes[0].source.startswith("from the launch")
+    for launch in launches or ():
+        if launch.kernel != name:
+            continue
+        why = why_not_launched(function.name, launch)
+        if why is None and launch.block is None:
+            why = launch.unknown_because or "its block shape is not known"
+        if why is None and overridden:
+            why = f"the block is given by {plan.shapes[0].source}"
+        entry = {"where": f"{_shown(launch.path)}:{launch.line}", "kernel": launch.kernel, "how": launch.how,
+                 "block": list(launch.block) if launch.block else None, "grid": _grid_json(launch.grid),
+                 "grid_unknown_because": launch.grid_unknown_because,
+                 "template_args": list(launch.template_args) if launch.template_args is not None else None,
+                 "deduced": launch.deduced, "assumes": launch.assumes, "used": why is None}
+        if why is not None:
+            entry["not_used_because"] = why
+        out.append(entry)
+    return out
+
+
+def _dims(values) -> str:
+    return "?" if values is None else "x".join("?" if d is None else str(d) for d in values)
 
 
 def _text(path: str, plans: list) -> str:
@@ -43,6 +93,27 @@ def _text(path: str, plans: list) -> str:
         lines.append(f"  {p['demangled']}: {shapes}")
         for u in p["unknown_launches"]:
             lines.append(f"      launch not used: {u}")
+        for launch in p["launches"]:
+            args = ""
+            if launch["template_args"] is not None:
+                args = f"<{', '.join(launch['template_args'])}>"
+            kernel = launch["kernel"] + args
+            if launch["how"] == "<<<>>>":
+                text = f"      {launch['where']}: {kernel}<<<{_dims(launch['grid'])}, {_dims(launch['block'])}>>>"
+            else:
+                text = (f"      {launch['where']}: {launch['how']}({kernel}, grid {_dims(launch['grid'])}, "
+                        f"block {_dims(launch['block'])})")
+            if launch["deduced"]:
+                text += " (template arguments deduced from the call)"
+            if launch["used"]:
+                text += " (used" + (f", assuming {launch['assumes']}" if launch["assumes"] else "") + ")"
+            else:
+                text += f" (not used: {launch['not_used_because']})"
+            lines.append(text)
+        if not p["launches"]:
+            read = ", ".join(p["host_sources"]) or "none"
+            lines.append(f"      no launch of `{split_template_name(p['demangled'])[1]}` found (host code read: "
+                         f"{read})")
     return "\n".join(lines)
 
 

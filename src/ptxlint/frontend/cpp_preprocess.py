@@ -547,11 +547,12 @@ def _read_through_gate(path: str) -> str:
     return read_text(path)
 
 
-def preprocess(path: str, text: Optional[str] = None, include_dirs=(), defines=None) -> Preprocessed:
-    """Tokens of the translation unit `path` after preprocessing (see the module docstring). The
-    translation unit is a checked file: what it includes is read inside its repository (gate.py)."""
+def preprocess(path: str, text: Optional[str] = None, include_dirs=(), defines=None, read=None) -> Preprocessed:
+    """Tokens of the translation unit `path` after preprocessing (see the module docstring); `read(path)`
+    gives a file's text (raises OSError when it cannot), by default through the gate. The translation
+    unit is a checked file: what it includes is read inside its repository (gate.py)."""
     from ..gate import trust_checked_path
 
     if not path.startswith("<"):
         trust_checked_path(path)
-    return Preprocessor(include_dirs, defines).run(path, text)
+    return Preprocessor(include_dirs, defines, read).run(path, text)

@@ -7,7 +7,8 @@ of block b + 1 when c_t + k = c_u. Only adjacent blocks of one grid dimension th
 considered (any grid of two blocks or more in that dimension has them), and only addresses whose
 other unknowns are the same for the whole launch (kernel parameters): known addresses only.
 Atomics against atomics, and accesses with memory-order qualifiers (flag protocols, FENCE's
-domain), are not races.
+domain), are not races. A launch's grid bounds the dimensions compared: a one-block launch
+(`<<<1, 512>>>`) has no race across blocks, and an integer grid has one block along y and z.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ class BlockConflict:
     threads: tuple  # (thread of first, thread of second)
     blocks: str  # which blocks, in words
     byte: int
+    dim: str = "x"  # the grid dimension along which the two blocks differ
 
     @property
     def hazard(self) -> str:
@@ -51,6 +53,33 @@ def _sites(ctx) -> list:
             continue
         out.append(SharedSite(ctx, access))
     return out
+
+
+def _grid(ctx) -> Optional[tuple]:
+    """The grid of the launches the kernel is checked under (None: not known; see analysis/launch.py)."""
+    return getattr(ctx.launch, "grid", None)
+
+
+def _dims_with_several_blocks(ctx, dims: set) -> set:
+    """The dimensions of `dims` along which a launch may have two blocks or more: a launch's grid of
+    1 along a dimension (`<<<1, 512>>>`, any integer grid for y and z) has no neighbouring block."""
+    grid = _grid(ctx)
+    if grid is None:
+        return dims
+    return {d for d in dims if grid["xyz".index(d)] != 1}
+
+
+def _grid_condition(ctx, dim: str) -> str:
+    """What the finding assumes about the grid, in words."""
+    grid = _grid(ctx)
+    if grid is None:
+        return (f"holds when the kernel is launched with more than one block along blockIdx.{dim} (no launch "
+                "with a known grid was found)")
+    extent = grid["xyz".index(dim)]
+    if extent is None:
+        return (f"holds when the launch has more than one block along blockIdx.{dim} (its grid is a run-time "
+                f"value: {ctx.launch.grid_source})")
+    return f"the launch has {extent} blocks along blockIdx.{dim} ({ctx.launch.grid_source})"
 
 
 def _block_dims_read(ctx) -> set:
@@ -172,7 +201,7 @@ def _adjacent(ctx, ea, eb, terms_b, at_a: dict, at_b: dict, block: dict, dims_re
                         where_ = f"the first in block blockIdx.{dim} = b + 1, the second in block b"
                     else:
                         where_ = f"the first in block blockIdx.{dim} = b, the second in block b + 1"
-                    return pair[0], pair[1], where_, d
+                    return pair[0], pair[1], where_, d, dim
     return None
 
 
@@ -289,6 +318,9 @@ def _find(ctx) -> dict:
         result["notes"].append("the kernel does not read blockIdx: a launch of one block is assumed possible, "
                                "so blocks are not compared")
         return result
+    dims = _dims_with_several_blocks(ctx, dims)
+    if not dims:
+        return result  # every launch has one block along each dimension the kernel reads
     terms = _Terms(ctx)
     for a in range(len(sites)):
         for b in range(a, len(sites)):
@@ -305,8 +337,8 @@ def _find(ctx) -> dict:
                 continue  # which blocks run them is not known: they may never meet
             found = _across_blocks(ctx, terms, dims, first, second)
             if found is not None:
-                ta, tb, blocks, byte = found
-                result["grid"].append(BlockConflict(first, second, (ta, tb), blocks, byte))
+                ta, tb, blocks, byte, dim = found
+                result["grid"].append(BlockConflict(first, second, (ta, tb), blocks, byte, dim))
     return result
 
 
@@ -325,7 +357,10 @@ assumed not to alias; atomics against atomics and memory-ordered flag accesses a
 
 Threads of one store that write the same value (the last lane of every tile storing the same scan
 total, every lane of a warp storing the warp's reduction, every block filling one table alike) are
-not a race; values from run-time data are not known to be equal, so those stores still are. Paths
+not a race; values from run-time data are not known to be equal, so those stores still are. Blocks
+are compared only along grid dimensions the launches found in the host code may span: none for a
+`<<<1, 512>>>` launch, only x for an integer grid (`<<<n / 256, 256>>>`); with no launch found,
+the finding says it holds when the kernel is launched with more than one block. Paths
 that no thread of the launched block takes (a loop skipped only when `blockDim.x / 2 == 0`) do not
 pair accesses around the barriers they avoid.
 """,
@@ -372,14 +407,16 @@ def check_global_race(ctx):
         seen.add(position)
         a, b = c.first.instruction, c.second.instruction
         t1, t2 = c.threads
+        known = _grid(ctx) is not None and _grid(ctx)["xyz".index(c.dim)] is not None
         message = (f"global-memory race ({c.hazard}) across blocks: {_what(c.second)} at {where(b)} and "
                    f"{_what(c.first)} at {where(a)} touch the same address from neighbouring blocks; nothing "
-                   f"orders blocks within one launch")
+                   f"orders blocks within one launch"
+                   + ("" if known else f" (when launched with more than one block along blockIdx.{c.dim})"))
         notes = [f"{describe_thread(ctx, t1)} of one block {_VERB[c.first.kind]} a global byte at {where(a)} that "
                  f"{describe_thread(ctx, t2)} of the neighbouring block {_VERB[c.second.kind]} at {where(b)} "
                  f"({c.blocks})",
-                 "assumed: the grid has at least two blocks in that dimension (the kernel reads its blockIdx), "
-                 "and different pointer parameters do not alias"]
+                 _grid_condition(ctx, c.dim),
+                 "assumed: different pointer parameters do not alias"]
         notes += sorted(set(c.first.notes) | set(c.second.notes)) + conflicts["notes"]
         yield diagnostic(ctx, "RACE003", "error", b, message, notes,
                          "let every block write only elements no other block reads or writes (write to a "

@@ -94,7 +94,10 @@ class DeclarationReader:
             elif toks[h].text in ("__global__", "__host__", "__device__", "static", "inline", "constexpr",
                                   "__forceinline__", "extern", "typedef", "__noinline__"):
                 if toks[h].text == "extern" and h + 1 < k and toks[h + 1].kind == "string":
-                    return h
+                    if h + 2 >= k or toks[h + 2].text == "{":
+                        return h  # `extern "C" { ... }`: a linkage block
+                    h += 2  # `extern "C" void launch(...) {`: a function with C linkage
+                    continue
                 h += 1
             else:
                 return h
@@ -240,8 +243,11 @@ class DeclarationReader:
                 e = self.match[e - 1] if self.match[e - 1] is not None else a
             idents = [j for j in range(a, e) if toks[j].kind == IDENT and toks[j].text not in _DECL_SPECIFIERS]
             if idents and e - a >= 2 and idents[-1] == e - 1:
-                params.append(Decl(toks[e - 1].text, "param", e - 1))
+                param = Decl(toks[e - 1].text, "param", e - 1, type_text=_type_text(toks[a:e - 1]))
+                param.extra["pattern"] = _deduction_pattern(toks[a:e - 1], tparams)
+                params.append(param)
         fn = Function(q[-1], qualified, lookup_prefix, tparams, list(outer_tparams), params, (open_, close))
+        fn.is_kernel = any(t.text == "__global__" for t in toks[h:name_i])
         fn.param_words = {t.text for t in toks[paren + 1:pclose] if t.kind == IDENT}
         for d in tparams + params:
             d.owner = fn
@@ -422,3 +428,15 @@ class DeclarationReader:
                 d.type_text = type_text + (" *" if pointer else " []")
             out.append(d)
         return out
+
+
+def _deduction_pattern(type_tokens, tparams):
+    """(template type parameter, passed as a pointer) of a parameter declared `T`, `T *`, `const T *`,
+    `T &` or `const T &`: the call's argument's type deduces T. None for any other form."""
+    words = [t.text for t in type_tokens if t.text not in ("const", "volatile", "__restrict__", "&", "&&")]
+    names = {d.name for d in tparams if d.type_text == "type"}
+    if len(words) == 1 and words[0] in names:
+        return words[0], False
+    if len(words) == 2 and words[0] in names and words[1] == "*":
+        return words[0], True
+    return None

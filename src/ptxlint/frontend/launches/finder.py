@@ -36,6 +36,7 @@ class LaunchFinder(Brackets, DeclarationReader, BodyWalker, ValueResolver, Launc
         self._collecting = False
         self._evaluating: set = set()
         self._value_cache: dict = {}
+        self._assumed: set = set()  # what the values read for the launch being recorded assume
 
     def run(self):
         self._decl_seq(0, self.n, "", [], ())
@@ -43,11 +44,11 @@ class LaunchFinder(Brackets, DeclarationReader, BodyWalker, ValueResolver, Launc
         return [launch for _, _, launch in sorted(self.launches, key=lambda x: x[:2])]
 
 
-def find_launches(path: str, text: Optional[str] = None, include_dirs=(), defines=None) -> list:
-    """Kernel launches in the translation unit `path` (its text read from disk unless `text` is
-    given), with their block shapes where they are compile-time values. `include_dirs` are searched
-    for `#include`s (after the including file's directory); `defines` are `-D` macros
-    ({name: value}). Never raises on code it does not understand: such launches are not found, or
-    their block is None with the reason."""
-    pp = preprocess(path, text, include_dirs, defines)
+def find_launches(path: str, text: Optional[str] = None, include_dirs=(), defines=None, read=None) -> list:
+    """Kernel launches in the translation unit `path` (its text read with `read(path)`, the
+    preprocessor's reader by default, unless `text` is given), with their block and grid shapes
+    where they are compile-time values. `include_dirs` are searched for `#include`s (after the
+    including file's directory); `defines` are `-D` macros ({name: value}). Never raises on code it
+    does not understand: such launches are not found, or their block is None with the reason."""
+    pp = preprocess(path, text, include_dirs, defines, read)
     return LaunchFinder(pp.tokens).run()

@@ -20,6 +20,9 @@ LAUNCH_APIS = {
 MAX_BLOCK_THREADS = 1024
 MAX_BINDINGS_PER_TEMPLATE = 32
 MAX_REASON_CHARS = 200  # of a note that quotes host code
+# `main`'s run with no command-line arguments: `argc > 2 ? atoi(argv[2]) : 16` is 16 there
+DEFAULT_RUN = ("the program runs with no command-line arguments (`argc` is 1, so values read from argv "
+               "take their defaults)")
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,12 @@ class Launch:
     how: str  # "<<<>>>", "cudaLaunchKernel", "cudaLaunchCooperativeKernel", "cudaLaunchKernelEx"
     unknown_because: Optional[str]  # why block is None
     qualifier: str = ""  # namespace/class qualification as written (`blas` for `blas::scale<<<...>>>`)
+    # the grid per dimension: an int where it is a compile-time value, None where it is not
+    # (`k<<<n, 256>>>` with an integer n: (None, 1, 1), a 1-D grid); None when nothing is known
+    grid: Optional[tuple] = None
+    grid_unknown_because: Optional[str] = None  # why the grid (or a dimension of it) is not known
+    assumes: Optional[str] = None  # what the shapes assume (the program's default run), or None
+    deduced: bool = False  # template arguments deduced from the call's arguments, not written
 
     def __post_init__(self) -> None:
         # the reason quotes host code: a huge macro or an #include'd file must not flood the output
@@ -47,3 +56,15 @@ class Launch:
             return f"unknown block at the launch at {self.path}:{self.line} ({self.unknown_because})"
         x, y, z = self.block
         return f"block {x}x{y}x{z} from the launch at {self.path}:{self.line}"
+
+    @property
+    def grid_text(self) -> str:
+        """`64x1x1`, `?x1x1` (a 1-D grid of run-time size) or `?` (nothing known)."""
+        if self.grid is None:
+            return "?"
+        return "x".join("?" if d is None else str(d) for d in self.grid)
+
+    @property
+    def one_block(self) -> bool:
+        """Is the grid known to be a single block?"""
+        return self.grid is not None and all(d == 1 for d in self.grid)

@@ -10,7 +10,9 @@ from __future__ import annotations
 from ..cpp_preprocess import IDENT, Unknown
 from ..launch_expr import as_block
 from .launch import HOW_CHEVRONS, LAUNCH_APIS, MAX_BLOCK_THREADS, Launch
-from .syntax import _arg_text, _type_text
+from .matching import canonical_type
+from .syntax import _INT_TYPES, _arg_text, _type_text
+from .values import _value_kind
 
 
 class LaunchSites:
@@ -85,7 +87,9 @@ class LaunchSites:
             return
         args = self._split_commas(j + 1, close)
         block = args[1] if len(args) >= 2 else None
-        self._record(frame, chain, first, name, qual, targs, block, HOW_CHEVRONS, "block")
+        call = close + 1 if close + 1 < e and toks[close + 1].text == "(" else None
+        self._record(frame, chain, first, name, qual, targs, block, HOW_CHEVRONS, "block",
+                     grid=args[0] if args else None, call=call)
 
     def _api_launch(self, frame, i, e, chain, node):
         toks = self.toks
@@ -100,7 +104,7 @@ class LaunchSites:
                 return
             name, qual, targs = kern
             cfg = args[0]
-            self._record(frame, chain, i, name, qual, targs, cfg, how, "config")
+            self._record(frame, chain, i, name, qual, targs, cfg, how, "config", grid=cfg)
             return
         if len(args) < 3:
             return
@@ -108,7 +112,7 @@ class LaunchSites:
         if kern is None:
             return
         name, qual, targs = kern
-        self._record(frame, chain, i, name, qual, targs, args[2], how, "block")
+        self._record(frame, chain, i, name, qual, targs, args[2], how, "block", grid=args[1])
 
     def _kernel_expression(self, a, b):
         """(name, qualifier, template args) of `(void*)ns::k<T, 4>`, `&k`, `reinterpret_cast<...>(k)`."""
@@ -165,12 +169,13 @@ class LaunchSites:
         quals = [t.text for t in names[:-1] if t.kind == IDENT]
         return names[-1].text, "::".join(quals), targs
 
-    def _record(self, frame, chain, first, name, qual, targs, arg, how, what):
+    def _record(self, frame, chain, first, name, qual, targs, arg, how, what, grid=None, call=None):
         if self._collecting:
             return
         toks = self.toks
         tok = toks[first]
         region = tok.region
+        self._assumed = set()  # what the values read below assume (the program's default run)
         block, why = None, None
         try:
             if arg is None:
@@ -187,13 +192,191 @@ class LaunchSites:
         if why is not None and arg is not None:
             why = f"{'configuration' if what == 'config' else 'block'} argument " \
                   f"`{_type_text(toks[arg[0]:arg[1]])}`: {why}"
+        grid_dims, grid_why = (None, "the launch has no grid argument") if grid is None else \
+            self._grid_value(frame, chain, grid[0], grid[1], first, region, what == "config")
         args = None
         if targs is not None:
             args = tuple(self._template_arg(frame, chain, a, b, first, region) for a, b in targs)
-        launch = Launch(name, args, block, tok.path, tok.line, how, why, qual)
+        deduced = self._deduced_template_args(frame, chain, name, args, call, first, region)
+        if deduced is not None:
+            args = deduced
+        assumes = "; ".join(sorted(self._assumed)) or None
+        launch = Launch(name, args, block, tok.path, tok.line, how, why, qual, grid_dims, grid_why, assumes,
+                        deduced is not None)
         if launch not in self._seen:
             self._seen.add(launch)
             self.launches.append((first, len(self.launches), launch))
+
+    # ---- the grid argument
+    def _grid_value(self, frame, chain, a, b, pos, region, config=False):
+        """(grid, why): the grid per dimension (an int where it is a compile-time value, None where
+        not) and why it is not wholly known. An integer is a 1-D grid (n x 1 x 1) whatever its value;
+        `dim3 g(n, 4)` is ? x 4 x 1; a `cudaLaunchConfig_t`'s `gridDim` where it is set."""
+        toks = self.toks
+        try:
+            if config:
+                if not (b - a == 2 and toks[a].text == "&" and toks[a + 1].kind == IDENT):
+                    raise Unknown("the launch configuration is passed through a pointer")
+                cfg = self._value(frame, chain, toks[a + 1].text, pos, region, field=("gridDim",))
+                if not isinstance(cfg, dict) or "gridDim" not in cfg:
+                    raise Unknown(f"`{toks[a + 1].text}.gridDim` is not set before the launch")
+                value = cfg["gridDim"]
+                if isinstance(value, Unknown):
+                    raise value
+            else:
+                value = self._evaluate(frame, chain, a, b, pos, region, None)
+            grid = as_block(value)
+            if min(grid) < 1:
+                raise Unknown(f"it evaluates to {'x'.join(map(str, grid))}, not a valid grid")
+            return grid, None
+        except Unknown as e:
+            why = f"grid argument `{_type_text(toks[a:b])}`: {str(e) or 'not a compile-time value'}"
+        except RecursionError:
+            return None, "the grid expression is too deeply nested"
+        if config:
+            return None, why
+        try:
+            return self._grid_form(frame, chain, a, b, pos, region, 0), why
+        except RecursionError:
+            return None, why
+
+    def _grid_form(self, frame, chain, a, b, pos, region, depth):
+        """The grid's dimensions where its value is not known: which are 1 (an integer grid is
+        n x 1 x 1), which are known values, which are unknown (None); None when nothing is known."""
+        toks = self.toks
+        while b - a >= 2 and toks[a].text == "(" and self.match[a] == b - 1:
+            a, b = a + 1, b - 1
+        if a >= b or depth > 8:
+            return None
+        if toks[a].text in ("dim3", "uint3") and a + 1 < b and toks[a + 1].text in ("(", "{") \
+                and self.match[a + 1] == b - 1:
+            return self._components(frame, chain, a + 2, b - 1, pos, region)
+        if toks[a].text == "{" and self.match[a] == b - 1:
+            return self._components(frame, chain, a + 1, b - 1, pos, region)
+        if all(t.kind == IDENT or t.text == "::" for t in toks[a:b]):
+            name = "".join(t.text for t in toks[a:b])
+            return self._grid_form_of_name(frame, chain, name, pos, region, depth)
+        if _is_integer_expression(toks[a:b], self.match, a):
+            return (None, 1, 1)
+        return None
+
+    def _components(self, frame, chain, a, b, pos, region):
+        pieces = self._split_commas(a, b) if a < b else []
+        if len(pieces) > 3:
+            return None
+        out = []
+        for x, y in pieces:
+            try:
+                v = self._evaluate(frame, chain, x, y, pos, region, None)
+                out.append(v if isinstance(v, int) and v >= 1 else None)
+            except (Unknown, RecursionError):
+                out.append(None)
+        return tuple(out + [1] * (3 - len(out)))
+
+    def _grid_form_of_name(self, frame, chain, name, pos, region, depth):
+        decl, dframe = self._lookup_decl(frame, chain, name, pos)
+        if decl is None or decl.kind not in ("var", "param"):
+            return None
+        kind = _value_kind(" ".join(w for w in decl.type_text.split() if w not in ("const", "volatile")))
+        if kind == "int":
+            return (None, 1, 1)
+        if decl.kind == "param" or kind not in ("dim3", "auto") or decl.init is None:
+            return None
+        if dframe is None and not decl.const:
+            return None  # a non-const global: any function may change it
+        mods = dframe.mods.get(decl.name, []) if dframe is not None else []
+        if any(not m.path or m.kind != "assign" for m in mods):
+            return None  # reassigned whole, incremented or its address taken
+        how, ia, ib = decl.init
+        dchain = self._chain_to(dframe, decl, frame, chain) if dframe is not None else []
+        prefix = decl.extra.get("prefix") if dframe is None else None
+        if how == "=":
+            form = self._grid_form(dframe, dchain, ia, ib, decl.pos, decl.region, depth + 1) \
+                if dframe is not None else None
+        elif prefix is None and dframe is not None:
+            form = self._components(dframe, dchain, ia, ib, decl.pos, decl.region)
+        else:
+            form = None
+        if form is None:
+            return None
+        form = list(form)
+        for m in mods:  # `g.y = rows;` anywhere in the function: that dimension is not known
+            if m.path[0] in ("x", "y", "z"):
+                form["xyz".index(m.path[0])] = None
+        return tuple(form)
+
+    # ---- template arguments deduced from the call
+    def _deduced_template_args(self, frame, chain, name, written, call, pos, region):
+        """The template arguments of a launched kernel template that the call's arguments deduce
+        (`init<<<g, b>>>(float_ptr)` -> ("float",)), with "?" where they cannot be told; None when
+        the kernel is not a template defined in this translation unit or every argument is written."""
+        templates = [f for f in self.templates_by_name.get(name, []) if f.is_kernel]
+        if len(templates) != 1 or call is None:
+            return None
+        fn = templates[0]
+        written = list(written or ())
+        if len(written) >= len(fn.tparams):
+            return None
+        close = self.match[call]
+        if close is None:
+            return None
+        args = self._split_commas(call + 1, close, angles=True) if close > call + 1 else []
+        found: dict = {}
+        for (a, b), param in zip(args, fn.params):
+            pattern = param.extra.get("pattern")
+            if pattern is None:
+                continue
+            tname, pointer = pattern
+            arg_type = self._argument_type(frame, chain, a, b, pos)
+            if arg_type is None:
+                continue
+            base, arg_pointer = arg_type
+            if pointer and not arg_pointer:
+                continue
+            found.setdefault(tname, base if pointer or not arg_pointer else base + "*")
+        out = []
+        for k, d in enumerate(fn.tparams):
+            if k < len(written):
+                out.append(written[k])
+            elif d.name in found:
+                out.append(found[d.name])
+            else:
+                out.append("?")
+        return tuple(out)
+
+    def _argument_type(self, frame, chain, a, b, pos):
+        """(base type, is a pointer) of a call argument that is a variable or a literal, or None."""
+        toks = self.toks
+        if b - a != 1:
+            return None
+        t = toks[a]
+        if t.kind == "number":
+            text = t.text.lower()
+            if text.startswith("0x") or not any(c in text for c in ".e"):
+                suffix = text[len(text.rstrip("ul")):]
+                return ("unsigned " if "u" in suffix else "") + ("long" if "l" in suffix else "int"), False
+            return ("float" if text.endswith("f") else "double"), False
+        if t.kind != IDENT:
+            return None
+        decl, dframe = self._lookup_decl(frame, chain, t.text, pos)
+        if decl is None or decl.kind not in ("var", "param") or not decl.type_text:
+            return None
+        text = decl.type_text
+        pointer = "*" in text or "[]" in text
+        words = [w for w in text.replace("*", " ").replace("[]", " ").replace("&", " ").split()
+                 if w not in ("const", "volatile", "__restrict__", "static", "register")]
+        if not words:
+            return None
+        base = " ".join(words)
+        if dframe is not None and dframe.binding and base in dframe.binding:
+            bound = dframe.binding[base]
+            if not isinstance(bound, str):
+                return None
+            base = bound  # the enclosing host template's type parameter, as instantiated
+        elif any(d.name == base for d in (decl.owner.tparams if decl.owner is not None and
+                                          hasattr(decl.owner, "tparams") else [])):
+            return None
+        return canonical_type(base), pointer
 
     def _block_value(self, frame, chain, a, b, pos, region):
         text = " ".join(t.text for t in self.toks[a:b])
@@ -239,3 +422,42 @@ def _checked_block(block, text):
     if min(block) < 1 or x * y * z > MAX_BLOCK_THREADS or z > 64:
         raise Unknown(f"`{text}` evaluates to {x}x{y}x{z}, not a valid block shape")
     return block
+
+
+# binary operators no `dim3` has: an expression made with one at its top level is an integer
+_INTEGER_OPERATORS = {"+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^"}
+_INTEGER_FUNCTIONS = {"min", "max", "std::min", "std::max", "::min", "::max", "ceil", "floor", "std::ceil",
+                      "std::floor", "ceilf", "floorf", "round", "std::round", "llround", "lround"}
+
+
+def _is_integer_expression(tokens, match, offset) -> bool:
+    """Is the expression an integer (so a grid of it is 1-D)? Arithmetic at its top level, a cast to
+    an integer type, or a call of min/max/ceil/floor; None of these can make a `dim3`."""
+    n = len(tokens)
+    if any(t.text == "?" for t in tokens):
+        return False  # `c ? dim3(a) : dim3(1, b)`: the branches decide
+    k = 0
+    while k < n:
+        t = tokens[k].text
+        if t in ("(", "[", "{"):
+            j = match[offset + k]
+            if j is None:
+                return False
+            k = j - offset + 1
+            continue
+        if t in _INTEGER_OPERATORS and k > 0 and tokens[k - 1].text not in _INTEGER_OPERATORS:
+            return True
+        k += 1
+    first = tokens[0].text
+    if first in _INT_TYPES:
+        return True  # a functional cast `int(x)`, `size_t(x)`
+    if first == "static_cast" and n > 2 and tokens[1].text == "<":
+        close = next((i for i, x in enumerate(tokens) if x.text == ">"), None)
+        return close is not None and " ".join(x.text for x in tokens[2:close]) in _INT_TYPES
+    if first == "(" and match[offset] is not None:
+        inner = " ".join(x.text for x in tokens[1:match[offset] - offset])
+        if inner in _INT_TYPES or inner in ("unsigned int", "unsigned long", "long long"):
+            return True
+    name = "".join(x.text for x in tokens[:next((i for i, x in enumerate(tokens) if x.text == "("), n)])
+    return name in _INTEGER_FUNCTIONS
+

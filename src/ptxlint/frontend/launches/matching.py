@@ -8,6 +8,7 @@ Separate from finding the launches: it reads only `Launch` values and mangled na
 from __future__ import annotations
 
 import re
+from typing import Optional
 
 from ..demangle import demangle, without_parameters
 from ..launch_expr import parse_int_literal
@@ -123,22 +124,35 @@ def launches_for_function(mangled_name: str, launches: list) -> list:
     """The launches that launch the PTX function `mangled_name`: same unqualified name, the
     written qualification (if any) a suffix of the function's, and template arguments that agree
     one by one. A launch whose template arguments cannot be compared with confidence (a value
-    ptxlint could not evaluate, an unknown type name, arguments left to deduction) is left out."""
+    ptxlint could not evaluate, an unknown type name) is left out. Arguments deduced from the call
+    (`init<<<g, b>>>(float_ptr)`) are compared as if written; one whose deduction could not be
+    followed ("?") matches any instantiation."""
+    return [launch for launch in launches if why_not_launched(mangled_name, launch) is None]
+
+
+def why_not_launched(mangled_name: str, launch) -> Optional[str]:
+    """None when `launch` launches the PTX function `mangled_name`, else why not, in words."""
     qual, name, args = split_template_name(without_parameters(demangle(mangled_name)))
-    out = []
-    for launch in launches:
-        if launch.kernel != name:
+    if launch.kernel != name:
+        return f"it launches `{launch.kernel}`"
+    if launch.qualifier:
+        q = launch.qualifier.lstrip(":")
+        if not (qual == q or qual.endswith("::" + q)):
+            return f"it launches `{q}::{name}`, not `{qual}::{name}`"
+    written = launch.template_args
+    if args is None:
+        return None if written is None else f"it has template arguments <{', '.join(written)}>"
+    if written is None:
+        return ("its template arguments are neither written nor deducible here (the kernel template is not "
+                "defined in the host code read)")
+    if len(args) != len(written):
+        return f"its template arguments <{', '.join(written)}> are not <{', '.join(args)}>"
+    for w, d in zip(written, args):
+        if launch.deduced and w == "?":
             continue
-        if launch.qualifier:
-            q = launch.qualifier.lstrip(":")
-            if not (qual == q or qual.endswith("::" + q)):
-                continue
-        if (launch.template_args is None) != (args is None):
-            continue
-        if args is not None:
-            if len(args) != len(launch.template_args):
-                continue
-            if not all(_compare_arg(w, d) is True for w, d in zip(launch.template_args, args)):
-                continue
-        out.append(launch)
-    return out
+        same = _compare_arg(w, d)
+        if same is False:
+            return f"its template arguments <{', '.join(written)}> are not <{', '.join(args)}>"
+        if same is None:
+            return f"its template argument `{w}` cannot be compared with `{d}`"
+    return None

@@ -61,6 +61,7 @@ class Function:
     params: list  # Decl(kind="param")
     body: tuple  # (start, end): the braces' indices
     param_words: set = field(default_factory=set)  # identifiers in the parameter list
+    is_kernel: bool = False  # declared `__global__`
 
 
 @dataclass(eq=False)

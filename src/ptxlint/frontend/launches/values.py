@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..cpp_preprocess import Unknown
 from ..launch_expr import Braces, as_block, evaluate_tokens, to_dim3
+from .launch import DEFAULT_RUN
 from .structure import Decl
 from .syntax import _CONFIG_FIELDS, _CONFIG_TYPES, _DIM3_TYPES, _INT_TYPES
 
@@ -95,6 +96,10 @@ class ValueResolver:
                 return v
         if decl.region and region[:len(decl.region)] != decl.region:
             raise Unknown(f"`{name}` is declared under a preprocessor condition ptxlint cannot evaluate")
+        if decl.kind == "param" and _is_argc(decl):
+            # the run with no command-line arguments: `argc > 2 ? atoi(argv[2]) : 16` is its default 16
+            self._assumed.add(DEFAULT_RUN)
+            return 1
         if decl.kind == "param":
             raise Unknown(f"`{name}` is a parameter of `{decl.owner.name if decl.owner else 'a function'}`"
                           " (a run-time value)")
@@ -206,6 +211,8 @@ class ValueResolver:
                               f"around the launch")
         for m in before:
             line = self.toks[m.pos].line
+            if m not in straight and self._never_runs(dframe, m.pos):
+                continue  # in a branch whose condition is a compile-time value that excludes it
             if m.kind == "address":
                 raise Unknown(f"the address of `{name}` is taken at line {line}")
             if m not in straight:
@@ -254,6 +261,8 @@ class ValueResolver:
             if anc.kind in ("simple", "jump") and anc is node:
                 continue
             if not anc.contains(use):
+                if self._branch_taken(dframe, anc, m.pos) is True:
+                    continue  # `if (argc > 2) ... else b = 16;`: the branch always taken
                 return False
             if anc.kind == "block":
                 # a case label or label between m and the use: jumps may skip m
@@ -265,6 +274,38 @@ class ValueResolver:
                 if c.kind in ("case", "label") and m.pos < c.start < use:
                     return False
         return True
+
+    def _branch_taken(self, dframe, node, pos):
+        """Is the branch of `if` statement `node` (or of its parent `if`) that holds `pos` always
+        taken (True), never taken (False), or is that not known at compile time (None)?"""
+        if node.kind != "if":
+            if node.parent is None or node.parent.kind != "if":
+                return None
+            node = node.parent
+        if node.head is None or not node.children:
+            return None
+        branch = next((k for k, c in enumerate(node.children) if c.contains(pos)), None)
+        if branch is None:
+            return None
+        key = ("condition", node.start, id(dframe))
+        if key not in self._value_cache:
+            a, b = node.head
+            chain = list(reversed(list(node.ancestors())))
+            try:
+                value = self._evaluate(dframe, chain, a, b, node.start, self.toks[a].region, None)
+                self._value_cache[key] = (bool(value) if isinstance(value, int) else None, set(self._assumed))
+            except (Unknown, RecursionError):
+                self._value_cache[key] = (None, set())
+        value, assumed = self._value_cache[key]
+        if value is None:
+            return None
+        self._assumed.update(assumed)
+        return value == (branch == 0)
+
+    def _never_runs(self, dframe, pos):
+        """Is `pos` inside a branch of an `if` that a compile-time condition never takes?"""
+        node = self._node_at(dframe.root, pos)
+        return any(self._branch_taken(dframe, anc, pos) is False for anc in node.ancestors() if anc.kind == "if")
 
     def _node_at(self, root, pos):
         node = root
@@ -523,3 +564,10 @@ def _set_path(value, path, new, decl):
     if isinstance(value, Unknown):
         return value
     raise Unknown(f"`{decl.name}.{'.'.join(path)}` is assigned")
+
+
+def _is_argc(decl) -> bool:
+    """Is `decl` the first parameter of `main` (the argument count)?"""
+    owner = decl.owner
+    return (getattr(owner, "name", None) == "main" and not getattr(owner, "prefix", "")
+            and owner.params and owner.params[0] is decl)

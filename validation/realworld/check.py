@@ -7,6 +7,10 @@ findings into places (code, .cu path, line), and compares the places with triage
     python validation/realworld/check.py                 # each kernel under the shapes its host code launches
     python validation/realworld/check.py --no-launches   # no launch information (ptxlint's own fallback)
     python validation/realworld/check.py --block 'layernorm*=128x1x1'   # extra shapes, first match wins
+    python validation/realworld/check.py --half dev      # only the development half (see README.md)
+
+The corpus is split by repository into a development half, looked at while ptxlint is built, and a
+test half, triaged only at the end with the final code (corpus.json "halves"); `--half` selects one.
 
 With launches (the default) a kernel launched with several block shapes (launches.json) is checked
 once per shape; a kernel whose launch shape is unknown gets no `--block`. A place that fires without
@@ -52,10 +56,29 @@ def load(name: str) -> dict:
     return json.loads((HERE / name).read_text())
 
 
-def corpus_present(corpus: dict | None = None) -> list:
-    """The corpus PTX files that are missing here (empty: the corpus is complete)."""
+def half_of_repo(corpus: dict) -> dict:
+    """{repository: "dev" | "test"} from corpus.json's split."""
+    return {repo: half for half, repos in corpus["halves"]["repositories"].items() for repo in repos}
+
+
+def sources_of(corpus: dict, half: str | None = None) -> list:
+    """The corpus sources of one half ("dev"/"test") or of both (None)."""
+    halves = half_of_repo(corpus)
+    return [s for s in corpus["sources"] if half is None or halves[s["repo"]] == half]
+
+
+def in_half(path: str, corpus: dict, half: str | None) -> bool:
+    """Whether a corpus path (`owner__repo/...`) belongs to the half (always true for None)."""
+    if half is None:
+        return True
+    folder = path.split("/", 1)[0]
+    return any(half_of_repo(corpus)[s["repo"]] == half for s in corpus["sources"] if s["corpus_path"].split("/", 1)[0] == folder)
+
+
+def corpus_present(corpus: dict | None = None, half: str | None = None) -> list:
+    """The corpus PTX files that are missing here (empty: the corpus, or that half of it, is complete)."""
     corpus = corpus or load("corpus.json")
-    return [s["ptx"] for s in corpus["sources"] if not (HERE / s["ptx"]).is_file()]
+    return [s["ptx"] for s in sources_of(corpus, half) if not (HERE / s["ptx"]).is_file()]
 
 
 def corpus_path(path: str) -> str:
@@ -144,12 +167,12 @@ def _check_one(task: tuple) -> tuple:
 
 
 def run_corpus(use_launches: bool = True, extra_blocks: list | None = None, jobs: int | None = None,
-               only_ptx: list | None = None) -> dict:
-    """Run ptxlint over the corpus. Returns {"places": {...}, "seconds": {ptx: s}}."""
+               only_ptx: list | None = None, half: str | None = None) -> dict:
+    """Run ptxlint over the corpus (or one half of it). Returns {"places": {...}, "seconds": {ptx: s}}."""
     corpus = load("corpus.json")
     table = launch_table(load("launches.json")) if use_launches else {}
     extra = [(glob, dims, "check.py --block") for glob, dims in (extra_blocks or [])]
-    ptxs = [s["ptx"] for s in corpus["sources"] if only_ptx is None or s["ptx"] in only_ptx]
+    ptxs = [s["ptx"] for s in sources_of(corpus, half) if only_ptx is None or s["ptx"] in only_ptx]
     tasks = [(p, table.get(p, {}), extra, use_launches) for p in ptxs]
     # largest files first so that the workers finish together
     tasks.sort(key=lambda t: -(HERE / t[0]).stat().st_size)
@@ -219,8 +242,11 @@ def table_by_rule(places: dict, verdicts: dict) -> dict:
     return out
 
 
-def stale_entries(places: dict, triage: dict) -> list:
-    return [e for key, e in triage_index(triage).items() if key not in places]
+def stale_entries(places: dict, triage: dict, half: str | None = None) -> list:
+    """Triage entries (of the half, if given) that no longer fire."""
+    corpus = load("corpus.json") if half else None
+    return [e for key, e in triage_index(triage).items()
+            if key not in places and (half is None or in_half(e["path"], corpus, half))]
 
 
 def format_table(table: dict) -> str:
@@ -250,19 +276,21 @@ def serializable(places: dict, verdicts: dict) -> list:
     return out
 
 
-def report(use_launches: bool, extra_blocks: list, jobs: int | None) -> dict:
+def report(use_launches: bool, extra_blocks: list, jobs: int | None, half: str | None = None) -> dict:
     """Run and classify; the no-launch run also needs the launched places to call shape guesses."""
     triage, launches = load("triage.json"), load("launches.json")
-    result = run_corpus(use_launches, extra_blocks, jobs)
+    result = run_corpus(use_launches, extra_blocks, jobs, half=half)
     launched = None
     if use_launches is not True:
-        launched = set(run_corpus(True, extra_blocks, jobs)["places"])
+        launched = set(run_corpus(True, extra_blocks, jobs, half=half)["places"])
     verdicts = classify(result["places"], triage, launches, launched)
     mode = {True: "launches.json shapes", False: "no launch information",
             "discovered": "as a user runs it (ptxlint's launch discovery)"}[use_launches]
+    if half:
+        mode += f", {half} half"
     return {"mode": mode,
             "places": result["places"], "verdicts": verdicts, "table": table_by_rule(result["places"], verdicts),
-            "stale": stale_entries(result["places"], triage) if use_launches is True else [],
+            "stale": stale_entries(result["places"], triage, half) if use_launches is True else [],
             "seconds": result["seconds"]}
 
 
@@ -274,15 +302,17 @@ def main(argv=None) -> int:
     parser.add_argument("--block", action="append", type=parse_block, default=[], metavar="[GLOB=]XxYxZ",
                         help="extra block shape for kernels matching GLOB (first match wins); repeatable")
     parser.add_argument("--write-baseline", metavar="FILE", help="save the places and the table as JSON")
+    parser.add_argument("--half", choices=["dev", "test"], default=None,
+                        help="only one half of the corpus (split by repository; the test half is triaged last)")
     parser.add_argument("-j", "--jobs", type=int, default=None, help="processes (default: CPUs)")
     parser.add_argument("-v", "--verbose", action="store_true", help="list every place, not only the failing ones")
     args = parser.parse_args(argv)
-    missing = corpus_present()
+    missing = corpus_present(half=args.half)
     if missing:
         print(f"the corpus is not here ({len(missing)} PTX files missing, e.g. {missing[0]}): see README.md",
               file=sys.stderr)
         return 2
-    out = report("discovered" if args.as_user else not args.no_launches, args.block, args.jobs)
+    out = report("discovered" if args.as_user else not args.no_launches, args.block, args.jobs, args.half)
     places, verdicts = out["places"], out["verdicts"]
     print(f"ptxlint {','.join(RULES)} on the real-world corpus, {out['mode']}")
     print(format_table(out["table"]))
@@ -299,7 +329,7 @@ def main(argv=None) -> int:
         for e in out["stale"]:
             print(f"  {e['code']} {e['path']}:{e['line']}  ({e['verdict']}) {e['why'][:100]}")
     if args.write_baseline:
-        doc = {"mode": out["mode"], "rules": RULES, "table": out["table"],
+        doc = {"mode": out["mode"], "half": args.half or "both", "rules": RULES, "table": out["table"],
                "places": serializable(places, verdicts)}
         Path(args.write_baseline).write_text(json.dumps(doc, indent=1) + "\n")
     return 1 if failing or out["stale"] else 0

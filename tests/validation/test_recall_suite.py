@@ -20,13 +20,10 @@ CORRECTNESS_FAMILIES = ("RACE", "WARP", "SYNC", "SHFL", "FENCE")
 # Racy kernels the engine does not report yet, and race-free kernels it reports: each entry is a
 # class of issue 17 still open. The test fails when an entry is fixed, so the lists only shrink.
 KNOWN_MISSED = {
-    "bad_2d_shift", "bad_device_pointer", "bad_device_returns_value", "bad_device_value", "bad_found_flag",
-    "bad_grid_stride_neighbour", "bad_grid_stride_tiles", "bad_guarded_neighbour", "bad_guarded_shared",
-    "bad_guarded_stencil", "bad_guarded_two_per_thread", "bad_outer_loop_global",
-    "bad_outer_loop_one_barrier", "bad_pair_swap_global", "bad_pointer_alias", "bad_pointer_offset",
-    "bad_reset_and_atomic", "bad_reverse", "bad_row_overrun", "bad_shift_template", "bad_stencil_template",
-    "bad_transpose_tile", "bad_tree_reduction", "bad_volatile_reduce_global", "bad_warp_carry",
-    "bad_warp_partials",
+    "bad_2d_shift", "bad_device_returns_value", "bad_found_flag", "bad_grid_stride_neighbour",
+    "bad_guarded_neighbour", "bad_guarded_stencil", "bad_guarded_two_per_thread", "bad_outer_loop_global",
+    "bad_pair_swap_global", "bad_pointer_alias", "bad_row_overrun", "bad_shift_template",
+    "bad_volatile_reduce_global",
 }
 KNOWN_FALSE_ALARMS = {
     "ok_lane0_broadcast_global", "ok_volatile_reduce_global", "ok_warp_shift_global",

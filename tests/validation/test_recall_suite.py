@@ -19,15 +19,8 @@ CORRECTNESS_FAMILIES = ("RACE", "WARP", "SYNC", "SHFL", "FENCE")
 
 # Racy kernels the engine does not report yet, and race-free kernels it reports: each entry is a
 # class of issue 17 still open. The test fails when an entry is fixed, so the lists only shrink.
-KNOWN_MISSED = {
-    "bad_2d_shift", "bad_device_returns_value", "bad_found_flag", "bad_grid_stride_neighbour",
-    "bad_guarded_neighbour", "bad_guarded_stencil", "bad_guarded_two_per_thread", "bad_outer_loop_global",
-    "bad_pair_swap_global", "bad_pointer_alias", "bad_row_overrun", "bad_shift_template",
-    "bad_volatile_reduce_global",
-}
-KNOWN_FALSE_ALARMS = {
-    "ok_lane0_broadcast_global", "ok_volatile_reduce_global", "ok_warp_shift_global",
-}
+KNOWN_MISSED = {"bad_guarded_two_per_thread", "bad_pair_swap_global", "bad_row_overrun"}
+KNOWN_FALSE_ALARMS: set = set()
 
 
 def _labels() -> dict:

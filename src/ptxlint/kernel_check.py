@@ -5,9 +5,13 @@ under each, and a finding seen under several of them is one finding that names t
 
 Unknown shape: every rule runs under the first admitted candidate shape, which the findings state.
 A correctness finding (RACE, SYNC, WARP, SHFL, FENCE) is kept only if it also holds under every
-other candidate the kernel admits: a collision that exists only because the block was guessed too
-large (thread 32 writing a slot sized for a 32-thread block) is not the user's bug. Findings that
-depend on the shape are counted as "not checked", never reported.
+other candidate of at least two warps (MIN_UNKNOWN_THREADS) the kernel admits: a collision that
+exists only because the block was guessed too large (thread 32 writing a slot sized for a 32-thread
+block) is not the user's bug, while a race between two warps is, though a one-warp block would not
+have it (a real kernel is rarely launched with one warp when it has no launch to say so). A kernel
+that admits no such shape is confirmed under all its candidates. Findings that depend on the shape
+are counted as "not checked", never reported; the note of a kept finding names the candidates
+checked, never "every shape".
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from .gc_pause import collector_paused
 from .rules.registry import CORRECTNESS_FAMILIES
 SHAPE_DEPENDENT = "findings that depend on the unknown block shape"
 NO_ADMITTED_SHAPE = "kernels with no admitted block shape"
+# With no known launch, correctness findings are those of every admitted block of two warps or more.
+MIN_UNKNOWN_THREADS = 64
 TOOLKIT_KERNEL = ("kernels wholly inside CUDA toolkit headers (CUB, Thrust, libcu++), not analysed: their findings "
                   "are not yours to fix (--toolkit-headers analyses them)")
 
@@ -94,6 +100,17 @@ def _place(d) -> tuple:
     return (d.code, d.ptx_line)
 
 
+# A race between two threads of a block is the same bug whichever warps the shape puts them in:
+# RACE001 (or RACE003 in a block) under one candidate can be WARP001 under a smaller one.
+_SAME_RACE = {"RACE001": "race", "RACE003": "race", "WARP001": "race"}
+
+
+def _confirmed_as(d) -> tuple:
+    """The keys under which a finding of another candidate shape confirms `d`."""
+    code = _SAME_RACE.get(d.code, d.code)
+    return (code, d.ptx_line), (code, d.path, d.line)
+
+
 def _under_known_shapes(module, function, rules, analysis, plan, result: KernelResult, progress: list) -> None:
     merged: dict = {}
     for shape in plan.shapes:
@@ -135,9 +152,11 @@ def _under_candidate_shapes(module, function, rules, analysis, plan, result: Ker
     result.diagnostics = [d for d in found if not is_correctness(d.code)]
     to_confirm = [d for d in found if is_correctness(d.code)]
     checked = [primary.text]
+    if primary.threads >= MIN_UNKNOWN_THREADS:
+        candidates = [s for s in candidates if s.threads >= MIN_UNKNOWN_THREADS]
     if to_confirm:
-        codes = {d.code for d in to_confirm}
-        confirming = [r for r in rules if r.code in codes]
+        codes = {_SAME_RACE.get(d.code, d.code) for d in to_confirm}
+        confirming = [r for r in rules if _SAME_RACE.get(r.code, r.code) in codes]
         for shape in candidates:
             if not to_confirm:
                 break
@@ -146,22 +165,25 @@ def _under_candidate_shapes(module, function, rules, analysis, plan, result: Ker
                 rejected.append(f"{shape.text} ({why})")
                 continue
             checked.append(shape.text)
-            seen = {_place(d) for d in others} | {(d.code, d.path, d.line) for d in others}
-            survivors = [d for d in to_confirm if _place(d) in seen or (d.code, d.path, d.line) in seen]
+            seen = {key for d in others for key in _confirmed_as(d)}
+            survivors = [d for d in to_confirm if any(key in seen for key in _confirmed_as(d))]
             if len(survivors) < len(to_confirm):
                 result.not_checked[SHAPE_DEPENDENT] += len(to_confirm) - len(survivors)
             to_confirm = survivors
         for d in to_confirm:
-            _state_shapes(d, checked, rejected, plan)
+            _state_shapes(d, checked, rejected, plan, primary.threads >= MIN_UNKNOWN_THREADS)
     result.diagnostics += to_confirm
 
 
-def _state_shapes(d, checked: list, rejected: list, plan) -> None:
-    """Replace the assumed-shape note of a confirmed correctness finding by what was checked."""
+def _state_shapes(d, checked: list, rejected: list, plan, two_warps: bool) -> None:
+    """Replace the assumed-shape note of a confirmed correctness finding by what was checked: the
+    candidate blocks it holds under, never a claim about shapes that were not tried."""
     why_unknown = "no launch of this kernel with a compile-time block shape was found"
     if plan.unknown_launches:
         why_unknown += " (" + "; ".join(plan.unknown_launches) + ")"
-    statement = (f"holds for every block shape the kernel admits ({why_unknown}): checked under "
+    which = (f"every candidate block of {MIN_UNKNOWN_THREADS} threads or more" if two_warps
+             else "every candidate block")
+    statement = (f"holds under {which} that the kernel admits ({why_unknown}): checked under "
                  f"{', '.join(checked)}")
     if rejected:
         statement += "; not admitted: " + "; ".join(rejected)

@@ -55,12 +55,13 @@ def test_a_race_that_exists_only_under_a_guessed_shape_is_counted_not_reported()
     assert [d.code for d in big if d.kernel == "_Z13oneWarpRotatePfPKf"] == ["RACE001"]
 
 
-def test_a_finding_that_holds_for_every_admitted_shape_is_reported_and_says_so():
+def test_a_finding_that_holds_for_every_admitted_candidate_of_two_warps_is_reported_and_says_so():
     found = check_module(module(), CheckOptions(select=["SYNC"]))
     (d,) = [d for d in found if d.kernel == "_Z15halfWarpBarrierPf"]
     assert d.code == "SYNC001" and d.severity == "error"
-    assert any(n.startswith("holds for every block shape the kernel admits") and "32x1x1" in n and "1024x1x1" in n
-               for n in d.notes)
+    (note,) = [n for n in d.notes if n.startswith("holds under every candidate block of 64 threads or more")]
+    assert "64x1x1" in note and "1024x1x1" in note and "32x1x1" not in note and "every block shape" not in note
+    assert d.data["blocks"] == ["256x1x1", "128x1x1", "64x1x1", "512x1x1", "1024x1x1"]
     assert not any(n.startswith("assumed block") for n in d.notes)
 
 
@@ -75,17 +76,28 @@ def test_one_finding_per_place_names_every_instantiation(tmp_path):
     assert r.stdout.count('"code": "SYNC001"') == 2
 
 
-def test_not_checked_counts_are_in_the_summary_and_the_json():
-    # smem_race's cross-warp race holds for its declared shape (samples/.ptxlint.toml), not for every one
+def test_a_race_between_warps_is_reported_without_a_launch():
+    # smem_race's cross-warp race holds for its declared shape (samples/.ptxlint.toml) and for every
+    # candidate block of two warps or more: it is the user's bug with or without a launch
     race = REPO / "samples" / "smem_race.sm_90.ptx"
     declared = run_cli("check", "--no-cache", "--select", "RACE", str(race))
     assert declared.returncode == 1 and "RACE001" in declared.stdout and "Not checked" not in declared.stdout
     r = run_cli("check", "--no-cache", "--isolated", "--select", "RACE", str(race))
+    assert r.returncode == 1 and "RACE001" in r.stdout and "Not checked" not in r.stdout
+    assert "holds under every candidate block of 64 threads or more that the kernel admits" in r.stdout
+
+
+def test_not_checked_counts_are_in_the_summary_and_the_json():
+    # halfOfSharedRotate races under 128 threads, not under 64: it depends on the unknown shape
+    r = run_cli("check", "--no-cache", "--isolated", "--select", "RACE", str(SHAPES_PTX))
     assert r.returncode == 0
     assert "Not checked: 1 findings that depend on the unknown block shape" in r.stdout
     doc = json.loads(run_cli("check", "--no-cache", "--isolated", "--select", "RACE", "--format", "json",
-                             str(race)).stdout)
+                             str(SHAPES_PTX)).stdout)
     assert doc["not_checked"] == {"findings that depend on the unknown block shape": 1}
+    told = run_cli("check", "--no-cache", "--isolated", "--select", "RACE", "--block", "halfOfShared*=128",
+                   str(SHAPES_PTX))
+    assert told.returncode == 1 and "RACE001" in told.stdout
 
 
 def test_a_block_glob_that_matches_no_kernel_is_an_error():

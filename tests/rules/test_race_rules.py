@@ -24,12 +24,14 @@ def test_declared_shape_gives_an_error_with_a_cross_warp_witness():
     assert any("writes byte" in n and "`buf`" in n and "reads it at line 13" in n for n in d.notes)
 
 
-def test_a_race_between_warps_is_not_reported_when_the_shape_is_unknown_but_counted():
-    # the same kernel, no launch shape anywhere: a one-warp block admits no cross-warp race, so the
-    # finding does not hold for every shape the kernel admits; it is counted as not checked instead
+def test_a_race_between_warps_is_reported_when_the_shape_is_unknown():
+    # the same kernel, no launch shape anywhere: every candidate block of two warps or more has the
+    # race (a one-warp block would not), and the finding says which candidates it was checked under
     counts = Counter()
-    assert race_findings(not_checked=counts) == []
-    assert counts[SHAPE_DEPENDENT] == 1
+    (d,) = race_findings(not_checked=counts)
+    assert d.code == "RACE001" and d.line == 13 and counts[SHAPE_DEPENDENT] == 0
+    (note,) = [n for n in d.notes if n.startswith("holds under every candidate block of 64 threads or more")]
+    assert "no launch" in note and "64x1x1" in note and "32x1x1" not in note
 
 
 def test_barrier_in_the_loop_separates_iterations():

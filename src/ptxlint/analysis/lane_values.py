@@ -212,6 +212,32 @@ def disjoint_bits_sum(a: "Affine", b: "Affine") -> Optional["Affine"]:
     return None
 
 
+def with_low_bits(op: str, const: int, terms: tuple, k: int) -> Optional[int]:
+    """The known part of `(const + U) ^ k` (or `| k`) when every unknown coefficient of U is a
+    multiple of a power of two above k: adding U never changes the low bits k touches, so only
+    the known part's low bits change (`gid ^ 1` with gid = 256 * blockIdx.x + tid is
+    256 * blockIdx.x + (tid ^ 1)). None when the unknowns may reach those bits."""
+    if k <= 0:
+        return None
+    step = 1 << k.bit_length()
+    if not all(c % step == 0 for _, c in terms):
+        return None
+    low = const & (step - 1)
+    return const - low + (low ^ k if op == "xor" else low | k)
+
+
+def low_bits_changed(op: str, a: "Affine", b: "Affine") -> Optional["Affine"]:
+    """`a ^ k` / `a | k` for a block-wide constant k (either side) by with_low_bits, per thread."""
+    if a.terms and b.terms:
+        return None
+    x, k = (a, b) if a.terms else (b, a)
+    value = uniform_const(k)
+    if value is None or not x.terms:
+        return None
+    consts = [with_low_bits(op, c, x.terms, value) for c in x.consts]
+    return None if any(c is None for c in consts) else Affine(consts, x.terms)
+
+
 def masked_away(terms: tuple, mask: int) -> bool:
     """Do unknown terms vanish under `x & mask`? They do when each is a multiple of the power of two
     above the mask's highest bit: adding them never changes the bits the mask keeps (`i & 3` with

@@ -20,8 +20,8 @@ from . import predicates as P
 from . import symbolic as S
 from .lane_values import (
     AFFINE_OPS, Affine, COMPARE, CONCRETE_OPS, SIGNED, Varying, all_distinct_unknowns, apply_per_distinct,
-    as_affine, bits_of, disjoint_bits_sum, exact_quotient, masked_away, single_symbol, uniform_const,
-    uniform_vector, where_predicate, wrap_consts,
+    as_affine, bits_of, disjoint_bits_sum, exact_quotient, low_bits_changed, masked_away, single_symbol,
+    uniform_const, uniform_vector, where_predicate, with_low_bits, wrap_consts,
 )
 from .budget import spend
 from .cfg import ENTRY
@@ -909,6 +909,9 @@ class LaneEvaluator:
                     joined = disjoint_bits_sum(*vecs)
                     if joined is not None:
                         return joined
+                    low_bits = low_bits_changed(op, *vecs)
+                    if low_bits is not None:
+                        return low_bits
                 if op in ("and", "rem") and len(vecs) == 2 and not vecs[1].terms:
                     k = uniform_const(vecs[1])
                     a = vecs[0]
@@ -1002,6 +1005,10 @@ class LaneEvaluator:
             for x, k in ((vals[0], vals[1]), (vals[1], vals[0])):
                 if S.is_known(k) and S.wrap(k, bits)[0] == 0:
                     return x
+                if S.is_known(k) and x[1] and 0 < k[0]:
+                    changed = with_low_bits(op, x[0], x[1], k[0])
+                    if changed is not None:
+                        return (changed, x[1])
         value = self._opaque((op, ins.type, tuple(vals)))
         if op == "or" and any(S.is_known(v) and S.wrap(v, bits)[0] for v in vals):
             self.nonzero.add(value[1][0][0])

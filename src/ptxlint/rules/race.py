@@ -92,6 +92,7 @@ class SharedSite:
         self.instruction = access.instruction
         self.kind = _KIND[access.kind]
         self.notes: list = []
+        self.volatile = False  # a `volatile` global access (race_global.py compares it in a warp only)
         self._evaluations: Optional[list] = None
 
     @property
@@ -649,10 +650,11 @@ def _evaluation_pairs(first: SharedSite, second: SharedSite, crossed):
 
 
 def _collide(first: SharedSite, second: SharedSite, crossed, want_inside: bool,
-             rejected: Optional[set] = None) -> tuple:
+             rejected: Optional[set] = None, want_cross: bool = True) -> tuple:
     """(cross-warp conflict, same-warp conflict): pairs of different threads that touch a common byte,
-    each None when the analysis cannot prove one. Pairs left out because a thread's reach is
-    undecided put whether they were cross-warp (True) or same-warp (False) in `rejected`."""
+    each None when the analysis cannot prove one (or is not asked to look: `want_cross`,
+    `want_inside`). Pairs left out because a thread's reach is undecided put whether they were
+    cross-warp (True) or same-warp (False) in `rejected`."""
     cross = inside = None
     for ea, eb in _evaluation_pairs(first, second, crossed):
         same_grid = ea.nbytes == eb.nbytes and ea.aligned and eb.aligned
@@ -678,7 +680,7 @@ def _collide(first: SharedSite, second: SharedSite, crossed, want_inside: bool,
                         continue  # one thread, the same on both sides (`s[tid] = ...; ... = s[tid]`): no pair
                     spend()
                     key = (terms, max(c, d))
-                    if cross is None:
+                    if cross is None and want_cross:
                         pair = _witness(ta, tb, True, possible)
                         if pair is not None:
                             cross = Conflict(first, second, pair, key, bool(crossed), same_warp=False)
@@ -880,7 +882,11 @@ def check_shared_race(ctx):
 def _offset_text(ctx, c: Conflict) -> str:
     terms, byte = c.offset
     names = {source_name(ctx.lanes.shared_symbols[s]) for s, _ in terms if s in ctx.lanes.shared_symbols}
-    return f"byte {byte} of `{', '.join(sorted(names))}`" if names else f"shared byte {byte}"
+    if names:
+        return f"byte {byte} of `{', '.join(sorted(names))}`"
+    if c.first.instruction.space == "shared":
+        return f"shared byte {byte}"
+    return f"global byte {byte} (from the array's base)"
 
 
 def _value_text(ctx, value: tuple) -> str:

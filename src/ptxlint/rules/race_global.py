@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+from ..analysis.loops import innermost_loop
 from ..frontend.ir import Register
 from .race import Conflict, SharedSite, _collide, _reachable, _stored_value_uniform, _stored_values, describe_thread
 from .registry import RuleDoc, register
@@ -46,12 +47,20 @@ class BlockConflict:
 
 
 def _sites(ctx) -> list:
+    """The global accesses compared. `volatile` ones are kept, marked, for the lanes of one warp only:
+    `volatile` keeps an access in place but orders no lanes (the warp-synchronous idiom on global
+    memory), while between warps or blocks it is how flag protocols poll (FENCE's domain)."""
     out = []
     for access in ctx.global_accesses:
         ins = access.instruction
-        if any(m in _ORDERED for m in ins.modifiers):
+        ordered = {m for m in ins.modifiers if m in _ORDERED}
+        if ordered - {"volatile"}:
             continue
-        out.append(SharedSite(ctx, access))
+        if ordered and access.kind == "load" and _polled(ctx, ins):
+            continue  # a spin-wait on a volatile flag: a polling protocol, which lock-step does not decide
+        site = SharedSite(ctx, access)
+        site.volatile = bool(ordered)
+        out.append(site)
     return out
 
 
@@ -80,6 +89,24 @@ def _grid_condition(ctx, dim: str) -> str:
         return (f"holds when the launch has more than one block along blockIdx.{dim} (its grid is a run-time "
                 f"value: {ctx.launch.grid_source})")
     return f"the launch has {extent} blocks along blockIdx.{dim} ({ctx.launch.grid_source})"
+
+
+def _polled(ctx, ins) -> bool:
+    """Is the value `ins` loads tested by a branch of the innermost loop around it (`while (flag[w]
+    == 0);`)? The loop waits for another thread's store: whichever order the lanes run in, it ends."""
+    loop = innermost_loop(ctx, ctx.function.block_of(ins).id)
+    if loop is None:
+        return False
+    tainted = set(ins.destinations())
+    blocks = sorted(loop[1])
+    for _ in range(2):  # values carried around the loop once are enough for a flag test
+        for block_id in blocks:
+            for other in ctx.function.blocks[block_id].instructions:
+                if other.is_branch and other.guard in tainted:
+                    return True
+                if any(r in tainted for r in other.sources()):
+                    tainted.update(other.destinations())
+    return False
 
 
 def _block_dims_read(ctx) -> set:
@@ -274,7 +301,8 @@ def _guarded(first: SharedSite, second: SharedSite) -> bool:
 
 
 def global_conflicts(ctx) -> dict:
-    """{'block': [Conflict], 'grid': [BlockConflict], 'notes': [...]} (cached per kernel)."""
+    """{'block': [Conflict] (RACE003 in a block), 'warp': [Conflict] (lanes of one warp with no
+    __syncwarp between: WARP001), 'grid': [BlockConflict], 'notes': [...]} (cached per kernel)."""
     found = ctx.__dict__.get("_global_conflicts")
     if found is None:
         found = ctx.__dict__["_global_conflicts"] = _find(ctx)
@@ -282,7 +310,7 @@ def global_conflicts(ctx) -> dict:
 
 
 def _find(ctx) -> dict:
-    result = {"block": [], "grid": [], "notes": []}
+    result = {"block": [], "warp": [], "grid": [], "notes": []}
     sites = _sites(ctx)
     if not sites:
         return result
@@ -290,17 +318,24 @@ def _find(ctx) -> dict:
     if not writes:
         return result
     reach = _reachable(ctx, sites, warp_level=False)
+    warp_reach = _reachable(ctx, sites, warp_level=True)  # pairs with no __syncwarp between either
     compared = 0
     for a in range(len(sites)):
         pairs = sorted(reach[a])
-        if sites[a].kind != "read" and not _stored_value_uniform(ctx, sites[a].instruction):
+        if sites[a].kind != "read" and not sites[a].volatile and not _stored_value_uniform(ctx, sites[a].instruction):
             pairs.append((a, None))
         for b, crossed in pairs:
             first, second = sites[a], sites[b]
             if first.kind == "read" and second.kind == "read" or first.kind == second.kind == "atomic":
                 continue
-            if _guarded(first, second):
-                continue  # which threads run them is not known: precision first
+            in_warp = crossed is not None and (b, crossed) in warp_reach[a]
+            volatile = first.volatile or second.volatile
+            if volatile and not in_warp:
+                continue
+            # under a condition the analysis could not evaluate (`if (i < n)`), _collide pairs only
+            # threads that may run both accesses in one run: input guards let any such pair through,
+            # conditions that contradict (`x < n` against `x >= n`) or that hang on the kernel's own
+            # state (a value read back, an atomic's result) do not
             compared += 1
             if compared > MAX_PAIRS:
                 result["notes"].append(f"stopped after {MAX_PAIRS} pairs of global accesses")
@@ -310,9 +345,12 @@ def _find(ctx) -> dict:
                 if conflict is not None:
                     result["block"].append(conflict)
                 continue
-            cross, inside = _collide(first, second, crossed, want_inside=True)
-            if cross is not None or inside is not None:
-                result["block"].append(cross or inside)
+            # lanes of one warp are ordered by __syncwarp too: a same-warp pair counts only without one
+            cross, inside = _collide(first, second, crossed, want_inside=in_warp, want_cross=not volatile)
+            if cross is not None:
+                result["block"].append(cross)
+            elif inside is not None:
+                result["warp"].append(inside)
     dims = _block_dims_read(ctx)
     if not dims:
         result["notes"].append("the kernel does not read blockIdx: a launch of one block is assumed possible, "
@@ -326,6 +364,8 @@ def _find(ctx) -> dict:
         for b in range(a, len(sites)):
             first, second = sites[a], sites[b]
             if first.kind == "read" and second.kind == "read" or first.kind == second.kind == "atomic":
+                continue
+            if first.volatile or second.volatile:
                 continue
             if a == b and _stored_value_uniform(ctx, first.instruction) and first.kind == "write":
                 continue
@@ -354,6 +394,14 @@ blocks within one launch). `a[i] = a[i + 1]` collides across the block boundary:
 block b reads the element the first thread of block b + 1 writes. Only addresses known from the
 PTX are compared (kernel pointers, thread and block indices); different pointer parameters are
 assumed not to alias; atomics against atomics and memory-ordered flag accesses are left to FENCE.
+
+Accesses under a condition the analysis cannot evaluate (`if (i < n) y[i] = x[i] + y[i + 1];`) are
+compared in a block like RACE001's: some input lets any two threads pass an input guard together,
+so the pair is a race unless the two threads' conditions contradict (`b < n` against `b >= n` on a
+value the same in both) or hang on the kernel's own state (a value read back, an atomic's result).
+A pair of lanes of one warp that only `__syncwarp()` separates is no race; one that nothing
+separates is WARP001's (warp-synchronous code on global memory), as are `volatile` accesses between
+lanes of one warp, unless the volatile read is polled in a loop (a spin-wait on a flag).
 
 Threads of one store that write the same value (the last lane of every tile storing the same scan
 total, every lane of a warp storing the warp's reduction, every block filling one table alike) are

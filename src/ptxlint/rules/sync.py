@@ -558,6 +558,9 @@ def _barrier_diagnostic(ctx, code, ins, branch, branch_block, why, controls, blo
     elif code == "SYNC002":
         message = (f"{what} after a thread-dependent early return ({where(branch)}): threads that returned "
                    f"never arrive; {why}")
+        when = _exit_depends_on_input(ctx, branch)
+        if when:
+            message += f"; this happens only {when}"
     elif code == "SYNC003":
         message = (f"`.aligned` barrier {what} is executed by part of a warp: {why}; use the non-aligned "
                    f"`barrier.sync` form")
@@ -580,6 +583,91 @@ def _barrier_diagnostic(ctx, code, ins, branch, branch_block, why, controls, blo
                    {"branch_line": ctx.position(branch)[1], "branch_ptx_line": branch.ptx_line,
                     "level": level, "loop": loop, "other_barriers": []})
     return d
+
+
+def _exit_depends_on_input(ctx, branch) -> Optional[str]:
+    """When an early return splits a block only for some values of the kernel's parameters, in
+    words: `if (blockIdx.x * blockDim.x + threadIdx.x >= n) return;` splits only the block in which
+    n falls, and only when n is not a multiple of the block's thread count. None when the exit test
+    reads no parameter (then it splits every block alike)."""
+    if branch is None or branch.guard is None:
+        return None
+    lanes = ctx.lanes
+    values = lanes.register(branch, branch.guard)
+    compares = set()
+    for v in values:
+        for sym, _ in v[1]:
+            key = _key(lanes, sym)
+            if key and key[0] == "compare":
+                compares.add(key)
+    params = sorted({k[1] for key in compares for side in key[3:] for sym, _ in side[1]
+                     for k in [_key(lanes, sym)] if k and k[0] == "param"})
+    if not params:
+        return None
+    names = " and ".join(_param_text(ctx.function, p) for p in params)
+    threads = ctx.launch.threads
+    index = _index_against(lanes, compares, threads) if len(params) == 1 else None
+    if index == "global":
+        return (f"in the block where the bound {names} falls, when it is not a multiple of the block's thread "
+                f"count ({params[0]} % {threads} != 0 for a block of {threads} threads)")
+    if index == "block":
+        return (f"when the bound {names} is below the block's thread count (0 < {params[0]} < {threads} for a "
+                f"block of {threads} threads), in every block")
+    return f"for some values of {names} (a run-time value)"
+
+
+def _key(lanes, sym: str) -> Optional[tuple]:
+    """The key a symbol was made for, through the `opaque` wrapper of comparisons."""
+    key = lanes.table.key_of(sym)
+    if isinstance(key, tuple) and len(key) == 2 and key[0] == "opaque" and isinstance(key[1], tuple):
+        key = key[1]
+    return key if isinstance(key, tuple) and key else None
+
+
+def _param_text(function, name: str) -> str:
+    """`early_param_1` -> "`early_param_1` (kernel parameter 2)": PTX keeps no source names."""
+    prefix = f"{function.name}_param_"
+    if name.startswith(prefix) and name[len(prefix):].isdigit():
+        return f"`{name}` (kernel parameter {int(name[len(prefix):]) + 1})"
+    return f"`{name}`"
+
+
+def _index_against(lanes, compares: set, threads: int) -> Optional[str]:
+    """"global" when every comparison is `i < n` (or its complement) with i = blockIdx * threads +
+    the thread's linear index and n one parameter; "block" when i is the thread's linear index
+    alone; else None. The known parts of i must run over 0 .. threads - 1, one per thread."""
+    consts, moving = set(), set()
+    for _, base, _, x, y in compares:
+        if base not in ("lt", "lo"):
+            return None
+        index, bound = (x, y) if len(y[1]) == 1 and _is_param(lanes, y[1][0][0]) else (y, x)
+        if bound[0] != 0 or len(bound[1]) != 1 or bound[1][0][1] != 1 or not _is_param(lanes, bound[1][0][0]):
+            return None
+        if len(index[1]) > 1 or any(not _moves_by_block(lanes, sym, coef, threads) for sym, coef in index[1]):
+            return None
+        consts.add(index[0])
+        moving.add(bool(index[1]))
+    if len(moving) != 1 or consts != set(range(threads)):
+        return None
+    return "global" if moving == {True} else "block"
+
+
+def _is_param(lanes, sym: str) -> bool:
+    key = _key(lanes, sym)
+    return key is not None and key[0] == "param"
+
+
+def _moves_by_block(lanes, sym: str, coef: int, threads: int) -> bool:
+    """Is `coef * sym` blockIdx times the block's thread count (a 1-D global index's block part)?"""
+    key = _key(lanes, sym)
+    if key is None:
+        return False
+    if key[0] == "special" and key[1].startswith("%ctaid."):
+        return coef == threads
+    if key[0] == "product" and coef == 1:
+        names = [_key(lanes, s) for s in key[1:]]
+        return sorted(k[1][:-1] for k in names if k and k[0] == "special") == ["%ctaid.", "%ntid."]
+    return False
 
 
 def _root(why: Optional[str]) -> str:

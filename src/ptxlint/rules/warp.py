@@ -1,21 +1,26 @@
-"""WARP: warp-synchronous shared-memory code that relies on lock-step execution (pre-Volta idiom)."""
+"""WARP: warp-synchronous code that relies on lock-step execution (pre-Volta idiom), on shared or
+global memory."""
 
 from __future__ import annotations
 
 from .race import UNDECIDED_REACH, conflict_notes, shared_conflicts
+from .race_global import global_conflicts
 from .registry import RuleDoc, register
 from .sync import diagnostic, where
 
 
 @register(
     "WARP001", "warp-synchronous-without-syncwarp", "error",
-    "Lanes of one warp read shared memory that other lanes of the warp wrote, with no `__syncwarp()` between.",
+    "Lanes of one warp read shared or global memory that other lanes of the warp wrote, with no `__syncwarp()` "
+    "between.",
     RuleDoc(
         what_it_does="""
-Finds shared-memory accesses where one lane of a warp reads (or overwrites) what another lane of the
-same warp wrote, with neither `__syncwarp()` (`bar.warp.sync`) nor `__syncthreads()` between: the
-unrolled `volatile` last-warp reduction, per-warp scratch buffers. Reported once per kernel, at the
-first such access, with the pair of lanes.
+Finds shared- or global-memory accesses where one lane of a warp reads (or overwrites) what another
+lane of the same warp wrote, with neither `__syncwarp()` (`bar.warp.sync`) nor `__syncthreads()`
+between: the unrolled `volatile` last-warp reduction, per-warp scratch buffers, a lane-0 broadcast
+through a global slot. Reported once per kernel and memory, at the first such access, with the pair
+of lanes. `volatile` global accesses are compared between lanes of one warp only: between warps and
+blocks a volatile flag is a polling protocol, FENCE's domain.
 """,
         why_is_this_bad="""
 Since Volta (sm_70) the lanes of a warp are scheduled independently: lock-step execution is not
@@ -47,6 +52,15 @@ def check_warp_synchronous(ctx):
     ctx.not_checked[UNDECIDED_REACH["WARP001"]] = conflicts["not_checked"][UNDECIDED_REACH["WARP001"]]
     block_pairs = {(id(c.first), id(c.second)) for c in conflicts["block"]}
     found = [c for c in conflicts["warp"] if (id(c.first), id(c.second)) not in block_pairs]
+    yield from _report(ctx, found, "shared")
+    in_global = global_conflicts(ctx)
+    block_pairs = {(id(c.first), id(c.second)) for c in in_global["block"]}
+    yield from _report(ctx, [c for c in in_global["warp"] if (id(c.first), id(c.second)) not in block_pairs],
+                       "global")
+
+
+def _report(ctx, found: list, memory: str):
+    """One WARP001 for the same-warp conflicts `found` on `memory` ("shared" or "global"), if any."""
     if not found:
         return
     found.sort(key=lambda c: (ctx.position(c.second.instruction)[1] or 0, c.second.instruction.index))
@@ -54,8 +68,8 @@ def check_warp_synchronous(ctx):
     b = c.second.instruction
     lines = sorted({ctx.position(x.first.instruction)[1] for x in found} |
                    {ctx.position(x.second.instruction)[1] for x in found})
-    message = (f"warp-synchronous shared memory without __syncwarp ({c.hazard}): lanes of one warp "
-               f"exchange data through shared memory at {where(b)} and {where(c.first.instruction)}; "
+    message = (f"warp-synchronous {memory} memory without __syncwarp ({c.hazard}): lanes of one warp "
+               f"exchange data through {memory} memory at {where(b)} and {where(c.first.instruction)}; "
                f"independent thread scheduling (sm_70+) does not keep them in step")
     notes = conflict_notes(ctx, c)
     if len(lines) > 2:

@@ -33,3 +33,12 @@ __global__ void scaled(T *out) {
 template __global__ void scaled<float, 1>(float *);
 template __global__ void scaled<int, 2>(int *);
 template __global__ void scaled<double, 3>(double *);
+
+// Written for 64 threads: thread t reads s[t + 64] only as far as the block reaches. Under 64
+// threads nothing is read that another thread writes; a 128-thread block would race between warps
+// (thread 0 reads s[64], which thread 64 writes). The race depends on the unknown shape.
+__global__ void halfOfSharedRotate(float *out, const float *in) {
+    __shared__ float s[128];
+    s[threadIdx.x] = in[threadIdx.x];
+    out[threadIdx.x] = (threadIdx.x + 64 < blockDim.x) ? s[threadIdx.x + 64] : 0.0f;
+}

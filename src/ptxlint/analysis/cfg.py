@@ -147,6 +147,25 @@ class ControlFlowGraph:
                 node = parent
         return deps
 
+    def controlling_branches(self, block_id) -> frozenset:
+        """Branch nodes that decide, directly or through enclosing branches, whether `block_id`
+        runs (the transitive closure of its control dependences), computed once per node."""
+        memo = self.__dict__.setdefault("_controlling_branches", {})
+        found = memo.get(block_id)
+        if found is not None:
+            return found
+        deps = self.control_dependences
+        seen: set = set()
+        stack = [b for b, _ in deps.get(block_id, ())]
+        while stack:
+            b = stack.pop()
+            if b in seen or b == ENTRY:
+                continue
+            seen.add(b)
+            stack.extend(x for x, _ in deps.get(b, ()))
+        memo[block_id] = frozenset(seen)
+        return memo[block_id]
+
 
 class DiGraph:
     """A directed graph with edge attributes; nodes, edges and neighbours iterate in insertion

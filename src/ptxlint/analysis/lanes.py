@@ -655,7 +655,7 @@ class LaneEvaluator:
         exits = [b for b in body if isinstance(b, int) and any(s not in body for s in cfg.successors(b))]
         deciding = set(exits)
         for block_id in [header, *exits, *(fn.block_of(fn.instructions[d]).id for d in inside)]:
-            deciding |= _controlling_branches(cfg, block_id)
+            deciding |= cfg.controlling_branches(block_id)
         signature_parts = []
         for block_id in sorted(b for b in deciding if isinstance(b, int)):
             branch = fn.blocks[block_id].instructions[-1] if fn.blocks[block_id].instructions else None
@@ -1458,25 +1458,6 @@ class LaneEvaluator:
 
 
 _ABSENT = object()
-
-
-def _controlling_branches(cfg, block_id) -> set:
-    """Branch blocks that decide, directly or through enclosing branches, whether `block_id` runs
-    (the transitive control dependences, as the uniformity analysis reads them)."""
-    found = cfg.__dict__.setdefault("_controlling_branches", {})
-    if block_id in found:
-        return found[block_id]
-    deps = cfg.control_dependences
-    seen: set = set()
-    stack = [b for b, _ in deps.get(block_id, ())]
-    while stack:
-        b = stack.pop()
-        if b in seen or b == ENTRY:
-            continue
-        seen.add(b)
-        stack.extend(x for x, _ in deps.get(b, ()))
-    found[block_id] = seen
-    return seen
 
 
 class _LayeredMemo(dict):

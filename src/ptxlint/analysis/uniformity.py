@@ -74,7 +74,6 @@ class UniformityAnalysis:
         self._kernel_params = {p.name for p in self.function.params} if self.function.is_kernel else set()
         self.levels: dict = {}  # (instruction index, register name) -> level
         self.origins: dict = {}  # (instruction index, register name) -> why (text)
-        self._closure: dict = {}
         self._sync_cache: dict = {}
         self._refined: dict = {}
         self._broadcast_cache: dict = {}
@@ -122,20 +121,7 @@ class UniformityAnalysis:
 
     def controls(self, block_id) -> set:
         """Branch blocks that decide, directly or through enclosing branches, whether `block_id` runs."""
-        found = self._closure.get(block_id)
-        if found is not None:
-            return found
-        deps = self.cfg.control_dependences
-        seen: set = set()
-        stack = [b for b, _ in deps.get(block_id, ())]
-        while stack:
-            b = stack.pop()
-            if b in seen or b == ENTRY:
-                continue
-            seen.add(b)
-            stack.extend(x for x, _ in deps.get(b, ()))
-        self._closure[block_id] = frozenset(seen)
-        return self._closure[block_id]
+        return self.cfg.controlling_branches(block_id)
 
     def divergent_controls(self, block_id, level="block") -> list:
         """[(branch block id, explanation)] for the branches of at least `level` that decide whether

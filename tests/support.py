@@ -45,3 +45,16 @@ def expected_markers(source: Path, kernel: str = None) -> set:
         start = next(n for n, line in enumerate(lines) if f"void {kernel}(" in line)
         end = next((n for n, line in enumerate(lines) if n > start and line.startswith('extern "C"')), end)
     return {(m.group(1), n + 1) for n in range(start, end) for m in [_MARKER.search(lines[n])] if m}
+
+
+def findings_by_kernel(ptx: Path, select: list) -> dict:
+    """kernel -> [Diagnostic] of the rule families `select` on a committed labelled PTX, checked as
+    `check` runs it (no configuration); the file must have no input error."""
+    from ptxlint.api import CheckOptions, check_file
+
+    result = check_file(str(ptx), CheckOptions(select=select, use_config=False))
+    assert not result.errors, result.errors
+    found: dict = {}
+    for d in result.diagnostics:
+        found.setdefault(d.kernel, []).append(d)
+    return found

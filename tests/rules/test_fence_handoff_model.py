@@ -11,9 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from support import expected_markers
+from support import expected_markers, findings_by_kernel
 
-from ptxlint.api import CheckOptions, check_file
 
 DATA = Path(__file__).with_name("data")
 SOURCE_PATH = DATA / "fence_handoff_model.cu"
@@ -31,13 +30,7 @@ def _line(text: str, kernel: str) -> int:
 
 @pytest.fixture(scope="module")
 def findings():
-    result = check_file(str(DATA / "fence_handoff_model.sm_90.ptx"),
-                        CheckOptions(select=["FENCE"], use_config=False))
-    assert not result.errors
-    found: dict = {}
-    for d in result.diagnostics:
-        found.setdefault(d.kernel, []).append(d)
-    return found
+    return findings_by_kernel(DATA / "fence_handoff_model.sm_90.ptx", ["FENCE"])
 
 
 @pytest.mark.parametrize("kernel", KERNELS)

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ptxlint.api import CheckOptions, check_file
-from support import expected_markers
+from support import expected_markers, findings_by_kernel
 
 DATA = Path(__file__).with_name("data")
 SOURCE = DATA / "race_grid.cu"
@@ -18,12 +17,7 @@ KERNELS = re.findall(r'^extern "C" __global__ void (\w+)\(', SOURCE.read_text(),
 
 @pytest.fixture(scope="module")
 def findings():
-    result = check_file(str(DATA / "race_grid.sm_90.ptx"), CheckOptions(select=["RACE"], use_config=False))
-    assert not result.errors
-    found: dict = {}
-    for d in result.diagnostics:
-        found.setdefault(d.kernel, []).append(d)
-    return found
+    return findings_by_kernel(DATA / "race_grid.sm_90.ptx", ["RACE"])
 
 
 def test_both_labels_occur():

@@ -1,4 +1,4 @@
-"""The README's rule table is the one the rule docs generate."""
+"""The README and docs/ show what ptxlint really prints: the rule table, the examples, the links."""
 
 import re
 import shutil
@@ -40,8 +40,8 @@ def _after(readme: str, marker: str, fence: str) -> str:
     return readme[start:readme.index("```", start)]
 
 
-def test_readme_accesses_example_is_the_current_output():
-    block = _after((REPO / "README.md").read_text(), "`ptxlint accesses` shows", "text")
+def test_accesses_doc_example_is_the_current_output():
+    block = _after((REPO / "docs" / "commands.md").read_text(), "`ptxlint accesses` shows", "text")
     command, expected = block.split("\n", 1)
     assert command.startswith("$ ptxlint accesses ")
     proc = run_cli(*command.split()[2:], cwd=REPO)
@@ -72,8 +72,8 @@ def _sass_tools():
 
 @pytest.mark.skipif(not _sass_tools(), reason="ptxas/nvdisasm not found: the README's examples assemble PTX")
 @pytest.mark.parametrize("marker", ["branches), counted on the PTX", "comes from at the SASS width"])
-def test_readme_kernels_and_sass_examples_are_the_current_output(marker):
-    block = _after((REPO / "README.md").read_text(), marker, "text")
+def test_kernels_and_sass_doc_examples_are_the_current_output(marker):
+    block = _after((REPO / "docs" / "commands.md").read_text(), marker, "text")
     command, expected = block.split("\n", 1)
     assert command.startswith("$ ptxlint ")
     proc = run_cli(*command.split()[2:], cwd=REPO)
@@ -83,3 +83,21 @@ def test_readme_kernels_and_sass_examples_are_the_current_output(marker):
         assert proc.stdout.startswith(expected)
     else:
         assert proc.stdout == expected
+
+
+def test_readme_and_docs_links_point_at_files_and_headings_that_exist():
+    """Every relative link of the README and docs/ names a file that exists, and every #anchor a heading."""
+    def anchors(text):
+        return {re.sub(r"[^a-z0-9 _-]", "", h.strip("# ").lower()).replace(" ", "-")
+                for h in text.splitlines() if h.startswith("#")}
+    pages = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+    for page in pages:
+        text = page.read_text()
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if target.startswith(("http://", "https://")):
+                continue
+            path, _, anchor = target.partition("#")
+            linked = (page.parent / path).resolve() if path else page
+            assert linked.exists(), f"{page.name}: link to missing {target}"
+            if anchor and linked.suffix == ".md":
+                assert anchor in anchors(linked.read_text()), f"{page.name}: no heading for #{anchor}"

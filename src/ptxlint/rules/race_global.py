@@ -18,6 +18,7 @@ from typing import Optional
 
 from ..analysis.loops import innermost_loop
 from ..frontend.ir import Register
+from ..analysis.predicates import contradict
 from .race import Conflict, SharedSite, _collide, _reachable, _stored_value_uniform, _stored_values, describe_thread
 from .registry import RuleDoc, register
 from .sync import diagnostic, where
@@ -147,6 +148,44 @@ class _Terms:
             return all(self.launch_invariant(s) for s in key[1:])
         return False
 
+    def moves_with_block(self, value) -> bool:
+        """Is a symbolic value (or the unknown a condition tests) built, at any depth, from blockIdx?
+        Such a condition may hold in one block and not in its neighbour."""
+        pending = [sym for sym, _ in value[1]]
+        seen = set()
+        while pending:
+            item = pending.pop()
+            if isinstance(item, str):
+                if item in seen:
+                    continue
+                seen.add(item)
+                key = self.table.key_of(item)
+                if key is None:
+                    continue
+                if self.block_dim(item) is not None:
+                    return True
+                pending.append(key)
+            elif isinstance(item, tuple):
+                if len(seen) > 10000:
+                    return True  # too deep to tell: treat as block-dependent (no finding rests on it)
+                pending.extend(item)
+        return False
+
+    def pins_block(self, literal) -> bool:
+        """Does a condition single out blocks: an equality on a value that moves with blockIdx
+        (`blockIdx.x == 0`, `k == n - 1`) wanted true, which two neighbouring blocks cannot both pass?
+        Conditions other than ordered comparisons count too: nothing says both blocks pass them."""
+        value, wanted = literal
+        if not self.moves_with_block(value):
+            return False
+        if len(value[1]) != 1:
+            return True
+        key = self.table.key_of(value[1][0][0])
+        compare = key[1] if isinstance(key, tuple) and len(key) == 2 and key[0] == "opaque" else None
+        if not (isinstance(compare, tuple) and compare and compare[0] == "compare"):
+            return True
+        return compare[1] == "eq" and wanted
+
     def split(self, terms: tuple) -> Optional[tuple]:
         """(blockIdx coefficients {dim: k}, the other terms) or None when the rest may differ
         between blocks (loaded data, %smid ...)."""
@@ -164,16 +203,21 @@ class _Terms:
 
 def _across_blocks(ctx, terms: _Terms, dims_read: set, first: SharedSite, second: SharedSite):
     """A pair of threads of adjacent blocks whose accesses share a byte, or None. For one store against
-    itself, threads that store the same value (in their own blocks) are no pair."""
+    itself, threads that store the same value (in their own blocks) are no pair. Threads under
+    conditions the analysis cannot evaluate pair only where both may pass them (_both_may_run)."""
     same_store = first is second and first.instruction.op == "st"
     for ea in first.evaluations:
         for eb in second.evaluations:
             accept = None
+            values_a = values_b = None
             if same_store:
                 values_a, values_b = _stored_values(ea), _stored_values(eb)
-                if values_a is not None and values_b is not None:
-                    def accept(t1, t2, dim, delta, va=values_a, vb=values_b):
-                        return not _equal_across_blocks(terms, va[t1], vb[t2], dim, delta)
+            both_run = _both_may_run(terms, ea, eb)
+            if values_a is not None and values_b is not None or both_run is not None:
+                def accept(t1, t2, dim, delta, va=values_a, vb=values_b, both_run=both_run):
+                    if both_run is not None and not both_run(t1, t2):
+                        return False
+                    return va is None or vb is None or not _equal_across_blocks(terms, va[t1], vb[t2], dim, delta)
             groups_b = {}
             for t, at in eb.threads_at.items():
                 split = terms.split(t)
@@ -191,6 +235,34 @@ def _across_blocks(ctx, terms: _Terms, dims_read: set, first: SharedSite, second
                     if found is not None:
                         return found
     return None
+
+
+def _both_may_run(terms: _Terms, ea, eb):
+    """None when every thread runs both accesses; else a test (t1, t2) -> bool: may thread t1 of one
+    block run the first access and thread t2 of a neighbouring block the second, in one launch? The
+    guards that hang on inputs (`if (k + blockDim.x < n)`) let both through for some input, as in a
+    block (RACE001), unless they contradict on a value the same in both blocks (a kernel parameter);
+    a guard that hangs on the kernel's own state (a value read back, an atomic's result) or that
+    singles out a block (`blockIdx.x == 0`) keeps the pair out: which blocks pass it is not known."""
+    if not (ea.unsure or eb.unsure):
+        return None
+    undecided_a, undecided_b = ea.undecided, eb.undecided
+
+    def literals(ev, t) -> list:
+        return list(ev.conditions[t]) if t in ev.unsure else []
+
+    def test(t1: int, t2: int) -> bool:
+        if t1 in undecided_a or t2 in undecided_b:
+            return False
+        la, lb = literals(ea, t1), literals(eb, t2)
+        if any(terms.pins_block(lit) for lit in la + lb):
+            return False
+        # a condition on a value that moves with blockIdx is another unknown in the other block
+        shared_a = [lit for lit in la if not terms.moves_with_block(lit[0])]
+        shared_b = [lit for lit in lb if not terms.moves_with_block(lit[0])]
+        return not contradict(shared_a, shared_b)
+
+    return test
 
 
 def _equal_across_blocks(terms: _Terms, va: tuple, vb: tuple, dim: str, delta: Optional[int]) -> bool:
@@ -373,8 +445,6 @@ def _find(ctx) -> dict:
             if compared > 2 * MAX_PAIRS:
                 result["notes"].append(f"stopped after {2 * MAX_PAIRS} pairs of global accesses")
                 return result
-            if _guarded(first, second):
-                continue  # which blocks run them is not known: they may never meet
             found = _across_blocks(ctx, terms, dims, first, second)
             if found is not None:
                 ta, tb, blocks, byte, dim = found
@@ -464,6 +534,9 @@ def check_global_race(ctx):
                  f"{describe_thread(ctx, t2)} of the neighbouring block {_VERB[c.second.kind]} at {where(b)} "
                  f"({c.blocks})",
                  _grid_condition(ctx, c.dim),
+                 *(["holds for inputs that let both threads pass the conditions around the accesses (a "
+                    "guard on a kernel parameter, such as a bound `n`, that some input satisfies in both)"]
+                   if _guarded(c.first, c.second) else []),
                  "assumed: different pointer parameters do not alias"]
         notes += sorted(set(c.first.notes) | set(c.second.notes)) + conflicts["notes"]
         yield diagnostic(ctx, "RACE003", "error", b, message, notes,

@@ -101,3 +101,11 @@ def test_readme_and_docs_links_point_at_files_and_headings_that_exist():
             assert linked.exists(), f"{page.name}: link to missing {target}"
             if anchor and linked.suffix == ".md":
                 assert anchor in anchors(linked.read_text()), f"{page.name}: no heading for #{anchor}"
+
+
+def test_pre_commit_example_names_the_release_tag_of_this_version():
+    from ptxlint import __version__
+
+    readme = (REPO / "README.md").read_text()
+    revs = re.findall(r"^\s*rev: (\S+)", readme, re.M)
+    assert revs == [f"v{__version__}"]

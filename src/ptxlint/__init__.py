@@ -1,3 +1,3 @@
 """ptxlint: a static analyzer for CUDA kernels at the PTX level."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -119,7 +119,7 @@ def toolkit_include_dirs() -> tuple:
         for d in [os.path.join(prefix, "include")] + glob.glob(os.path.join(prefix, "targets", "*", "include")):
             if os.path.isdir(d):
                 found.append(os.path.realpath(d))
-    try:  # NVIDIA's PyPI wheels (`pip install ptxlint[nvcc]`)
+    try:  # NVIDIA's PyPI wheels (the `nvcc` extra): site-packages/nvidia/*/include
         import nvidia  # type: ignore
 
         for base in getattr(nvidia, "__path__", []):

@@ -18,6 +18,7 @@ from .bounded import internal_error
 from .options import block_option, command_settings, compile_options, config_options, kernel_option, parse_arches
 from .settings import echo_notes, file_plan, unmatched_globs
 from ..errors import InputError
+from ..frontend.nvcc import SASS_WHEELS, install_hint
 
 PTX_INPUTS = (".ptx", ".cu")
 
@@ -132,7 +133,7 @@ def kernel_rows(path: str, options, level: str, arch: Optional[str], dynamic: li
             program = SassProgram(path, [], parse_ptxas_verbose(assemble(ptx_text, target, path).verbose),
                                   how=f"ptxas -arch={target} -v (no nvdisasm: no SASS)")
         else:
-            notes.append("registers and spills unknown: ptxas not found (pip install 'ptxlint[sass]')")
+            notes.append(f"registers and spills unknown: ptxas not found ({install_hint(SASS_WHEELS, 'sass')})")
     else:
         program = load_sass(path, arch)
         level = "sass"
@@ -144,7 +145,7 @@ def kernel_rows(path: str, options, level: str, arch: Optional[str], dynamic: li
         options = with_launches(path, module, options, host)
     names = [f.name for f in module.kernels] if module is not None else [f.name for f in program.kernels]
     if program is not None and not program.modules and program.how.endswith("no SASS)"):
-        notes.append("SASS not read: nvdisasm not found (pip install 'ptxlint[sass]')")
+        notes.append(f"SASS not read: nvdisasm not found ({install_hint(SASS_WHEELS, 'sass')})")
     if all_names is not None:
         all_names.extend(names)
     rows = []

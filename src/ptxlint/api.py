@@ -116,6 +116,7 @@ def check_paths(paths: Iterable[str], options: Optional[CheckOptions] = None) ->
     if not options.toolkit_headers:
         _hide_toolkit_findings(results)
     notes += _only_in_named_headers(results, run.shown_only_in)
+    notes += _included_sources_that_failed(results, options)
     if notes:
         # what the run decided about its inputs: carried by the first result, said once on stderr
         target = results[0] if results else None
@@ -124,6 +125,21 @@ def check_paths(paths: Iterable[str], options: Optional[CheckOptions] = None) ->
             results.append(target)
         target.notes = notes + target.notes
     return results
+
+
+def _included_sources_that_failed(results: list, options: CheckOptions) -> list:
+    """A `.cu` named alone that does not compile may be no translation unit (a unity build's part,
+    `#include`d by another `.cu`): say which `.cu` includes it, to check instead."""
+    notes = []
+    for r in results:
+        if not r.path.endswith(SOURCE_SUFFIXES) or not any("does not compile" in e.message for e in r.errors):
+            continue
+        includers = [i for i in including_sources(r.path, options=options)
+                     if os.path.realpath(i) != os.path.realpath(r.path)]
+        if includers:
+            notes.append(f"{r.path} is #included by {', '.join(includers[:3])}: it may not be a translation unit "
+                         "on its own; check the file that includes it (or the whole directory) instead")
+    return notes
 
 
 def _only_in_named_headers(results: list, shown_only_in: dict) -> list:

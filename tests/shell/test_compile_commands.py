@@ -65,11 +65,19 @@ def test_the_build_flags_come_from_compile_commands(cmake_project):
 
 @needs_nvcc
 def test_a_cu_included_by_another_is_checked_through_it(cmake_project):
-    result = _check(cmake_project, "-p", "build", "--format", "concise", "src")
+    result = _check(cmake_project, *HAND_WRITTEN, "--format", "concise", "src")
     assert "does not compile" not in result.stdout
     assert ("src/reduce_impl.cu is #included by src/unity.cu (not a translation unit): checked through it"
             in result.stderr)
     assert "src/reduce_impl.cu:" in result.stdout  # its finding, located in it
+
+
+@needs_nvcc
+def test_a_cu_named_alone_that_fails_names_its_includer(cmake_project):
+    # pre-commit passes the changed part of a unity build alone: it does not compile on its own
+    result = _check(cmake_project, "--nvcc-arg=-Iinclude", "--format", "concise", "src/reduce_impl.cu")
+    assert result.returncode == 2 and "does not compile" in result.stdout
+    assert "src/reduce_impl.cu is #included by src/unity.cu: it may not be a translation unit" in result.stderr
 
 
 @needs_nvcc

@@ -49,6 +49,7 @@ _STANDALONE = frozenset((
     "--extended-lambda", "-extended-lambda", "--use_fast_math", "-use_fast_math",
 ))
 _BOOLEAN_OPTIONS = ("ftz", "prec-div", "prec-sqrt", "fmad")
+_JOINED = ("-I", "-D", "-U", "-isystem")  # flags whose value may follow with nothing between
 
 
 @dataclass(frozen=True)
@@ -222,11 +223,10 @@ def _split(word: str) -> tuple:
     if word in _WITH_VALUE:
         return word, None
     for name in _WITH_VALUE:
-        if name.startswith("--") or name in ("-std", "-rdc", "-default-stream", "-maxrregcount", "-include",
-                                             "-isystem"):
-            if word.startswith(name + "="):
-                return name, word[len(name) + 1:]
-        elif word.startswith(name) and len(word) > len(name):  # -IDIR, -DNAME, -UNAME
+        if word.startswith(name + "="):  # --include-path=DIR, -std=c++17, -isystem=DIR (CMake's nvcc form)
+            return name, word[len(name) + 1:]
+    for name in _JOINED:
+        if word.startswith(name) and len(word) > len(name):  # -IDIR, -DNAME, -UNAME, -isystemDIR
             return name, word[len(name):]
     return None, None
 

@@ -13,13 +13,13 @@ from ptxlint.file_plan import _plan
 
 
 def test_only_the_flags_that_shape_the_compilation_are_kept():
-    words = ["-DA=1", "-D", "B", "-I../inc", "--include-path", "/abs", "-isystem", "sys", "-UC", "--std", "gnu++17",
+    words = ["-DA=1", "-D", "B", "-I../inc", "--include-path", "/abs", "-isystem", "sys", "-isystem/opt/x", "-UC", "--std", "gnu++17",
              "--expt-relaxed-constexpr", "-include", "pre.h", "-dc", "--use_fast_math", "--ftz=true",
              "-o", "out.o", "-c", "-arch=sm_80", "-gencode", "arch=compute_80,code=sm_80", "-ccbin", "/bin/evil",
              "-Xcompiler", "-DHOST_ONLY", "-O3", "-G", "-x", "cu", "-MF", "-DNOT_A_DEFINE", "../src/a.cu"]
     assert shaping_flags(words, "/p/build") == (
         "-DA=1", "-DB", "-I/p/inc", "-I/abs", "-UC", "-std=c++17", "--expt-relaxed-constexpr", "-include",
-        "/p/build/pre.h", "-rdc=true", "--use_fast_math", "--ftz=true", "-I/p/build/sys")
+        "/p/build/pre.h", "-rdc=true", "--use_fast_math", "--ftz=true", "-I/p/build/sys", "-I/opt/x")
 
 
 def test_a_repeated_std_keeps_the_last_and_duplicates_go():

@@ -11,7 +11,7 @@ SASS_DUMPS = REPO / "tests" / "frontend" / "data" / "sass"
 
 needs_tools = pytest.mark.skipif(
     find_tool("ptxas") is None or find_tool("nvdisasm") is None,
-    reason="ptxas/nvdisasm not found (CUDA toolkit, or pip install 'ptxlint[sass]')")
+    reason="ptxas/nvdisasm not found (CUDA toolkit, or NVIDIA's sass wheels)")
 
 
 def committed_listings():

@@ -14,7 +14,6 @@ Their names are importable from here as they were before the split.
 from __future__ import annotations
 
 import os
-import re
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from typing import Iterable, Optional
@@ -32,6 +31,7 @@ from .file_check import (
 )
 from .file_plan import _FilePlan, _nvcc_identity, _plan, _trust_sources_of
 from .frontend.parser import parse_ptx
+from .run_files import discover, discover_run, including_sources
 from .module_check import (
     _FORKED,
     PARALLEL_MIN_BYTES,
@@ -51,61 +51,8 @@ from .results import (
     _unmatched_block_globs,
 )
 
-_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.MULTILINE)
-
-
 # ---------------------------------------------------------------------------------------------
-# Finding the files
-
-
-def discover(paths: Iterable[str]) -> tuple:
-    """Expand directories into the PTX and .cu files under them; a `.cuh` header named directly
-    stands for the `.cu` files that include it. Returns (files, errors)."""
-    files: list = []
-    errors: list = []
-    for path in paths:
-        if os.path.isdir(path):
-            found = []
-            for root, dirs, names in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                for name in sorted(names):
-                    if name.endswith(PTX_SUFFIXES + SOURCE_SUFFIXES):
-                        found.append(os.path.join(root, name))
-            if not found:
-                errors.append(InputError(path, "directory holds no .ptx or .cu files"))
-            files.extend(found)
-        elif not os.path.exists(path):
-            errors.append(InputError(path, "no such file or directory"))
-        elif path.endswith(HEADER_SUFFIXES):
-            files.extend(including_sources(path))
-        else:
-            files.append(path)
-    unique = list(dict.fromkeys(os.path.normpath(f) for f in files))
-    return unique, errors
-
-
-def including_sources(header: str, search_root: Optional[str] = None) -> list:
-    """The `.cu` files under `search_root` (default: the header's repository, else its directory)
-    that `#include` a header with this file name. Headers are checked through them: nvcc needs a
-    translation unit. Files are read through the gate (regular files, bounded size)."""
-    from .gate import read_bytes, trust_checked_path
-
-    base = os.path.basename(header)
-    root = search_root or trust_checked_path(header)
-    out = []
-    for dirpath, dirs, names in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in ("build", "node_modules"))
-        for name in sorted(names):
-            if not name.endswith(SOURCE_SUFFIXES):
-                continue
-            path = os.path.join(dirpath, name)
-            try:
-                text = read_bytes(path).decode("utf-8", errors="replace")
-            except OSError:
-                continue  # outside the repository (a link), a FIFO, too large, unreadable
-            if any(os.path.basename(inc) == base for inc in _INCLUDE.findall(text)):
-                out.append(os.path.relpath(path) if not os.path.isabs(header) else path)
-    return out
+# Finding the files: run_files.py (discover, including_sources, discover_run)
 
 
 def in_shard(path: str, index: int, count: int) -> bool:
@@ -141,10 +88,12 @@ def check_paths(paths: Iterable[str], options: Optional[CheckOptions] = None) ->
     paths = list(paths)
     # the boundary of every read (gate.py): the repositories (else directories) of the paths given
     options = replace(options, boundary=options.boundary or tuple(dict.fromkeys(map(trust_checked_path, paths))))
-    files, errors = discover(paths)
+    run = discover_run(paths, options)
+    options = replace(options, boundary=tuple(dict.fromkeys(options.boundary + tuple(run.search_roots))))
+    files = run.files
     if options.shard is not None:
         files = [f for f in files if in_shard(f, *options.shard)]
-    results = [FileResult(e.path, errors=[e]) for e in errors]
+    results = [FileResult(e.path, errors=[e]) for e in run.errors]
     plans: list = []
     reported: set = set()
     for f in files:
@@ -159,12 +108,56 @@ def check_paths(paths: Iterable[str], options: Optional[CheckOptions] = None) ->
     plans = _fail_fast_without_nvcc(plans, results)
     for plan in plans:  # in this process too: reports and suppressions read the sources here
         _trust_sources_of(plan)
-    results.extend(_run_all(plans, options.jobs))
+    checked = _run_all(plans, options.jobs)
+    notes = list(run.notes) + [note for plan in plans for note in plan.notes]
+    results.extend(checked)
     results.extend(_unmatched_block_globs(options, results))
     _apply_suppressions(results, plans, options)
     if not options.toolkit_headers:
         _hide_toolkit_findings(results)
+    notes += _only_in_named_headers(results, run.shown_only_in)
+    notes += _included_sources_that_failed(results, options)
+    if notes:
+        # what the run decided about its inputs: carried by the first result, said once on stderr
+        target = results[0] if results else None
+        if target is None:
+            target = FileResult("<run>")
+            results.append(target)
+        target.notes = notes + target.notes
     return results
+
+
+def _included_sources_that_failed(results: list, options: CheckOptions) -> list:
+    """A `.cu` named alone that does not compile may be no translation unit (a unity build's part,
+    `#include`d by another `.cu`): say which `.cu` includes it, to check instead."""
+    notes = []
+    for r in results:
+        if not r.path.endswith(SOURCE_SUFFIXES) or not any("does not compile" in e.message for e in r.errors):
+            continue
+        includers = [i for i in including_sources(r.path, options=options)
+                     if os.path.realpath(i) != os.path.realpath(r.path)]
+        if includers:
+            notes.append(f"{r.path} is #included by {', '.join(includers[:3])}: it may not be a translation unit "
+                         "on its own; check the file that includes it (or the whole directory) instead")
+    return notes
+
+
+def _only_in_named_headers(results: list, shown_only_in: dict) -> list:
+    """An includer checked only for headers named on the command line reports the findings located
+    in those headers, not its own (a pre-commit run passes the changed header: what is new is there).
+    Returns the notes that say how many were left out."""
+    notes = []
+    for r in results:
+        headers = shown_only_in.get(os.path.normpath(r.path))
+        if headers is None:
+            continue
+        kept = [d for d in r.diagnostics if os.path.realpath(d.path) in headers]
+        left = len(r.diagnostics) - len(kept)
+        r.diagnostics = kept
+        if left:
+            notes.append(f"{r.path}: {left} finding{'s' if left != 1 else ''} located outside the checked "
+                         f"header{'s' if len(headers) != 1 else ''} not shown (`ptxlint check {r.path}` shows them)")
+    return notes
 
 
 def _fail_fast_without_nvcc(plans: list, results: list) -> list:
@@ -241,6 +234,7 @@ __all__ = [
     "check_paths",
     "check_string",
     "discover",
+    "discover_run",
     "in_shard",
     "including_sources",
     "load_module",

@@ -36,3 +36,5 @@ class CheckOptions:
     # the repository (else the directory) of each file checked
     boundary: tuple = ()
     trust_config: bool = False  # a repository's config may name programs and nvcc options
+    config_path: Optional[str] = None  # --config: this file instead of the nearest configuration
+    compile_commands: Optional[str] = None  # -p / --compile-commands: a compile_commands.json

@@ -11,7 +11,7 @@ import sys
 import click
 
 from . import __version__
-from .commands.options import analysis_options, block_option, parse_arches
+from .commands.options import analysis_options, block_option, config_options, parse_arches
 from .api import CheckOptions, check_paths
 from .errors import InputError
 
@@ -107,11 +107,14 @@ FORMATS = ["text", "concise", "json", "sarif", "github"]
 @click.option("--analysis-budget", "analysis_budget", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
               help="CPU seconds the analysis of one kernel may take (default: 5, or `analysis-budget` in the "
                    "config; 0: no limit). A kernel that needs more is reported as incomplete.")
+@config_options
 def check(paths, fmt, select, ignore, blocks, arches, nvcc, nvcc_args, output, statistics,
           report_unused_suppressions, no_cache, cache_dir, isolated, trust_config, jobs, shard, toolkit_headers, level,
-          analysis_budget):
+          analysis_budget, config_path, compile_commands):
     """Check .cu, .ptx files (or directories of them) and report findings."""
     from .cache import default_cache_dir
+    from .commands.settings import echo_notes
+    from .compile_commands import database_path
 
     arch_list = parse_arches(arches)
     options = CheckOptions(
@@ -128,6 +131,8 @@ def check(paths, fmt, select, ignore, blocks, arches, nvcc, nvcc_args, output, s
         shard=_parse_shard(shard),
         report_unused_suppressions=report_unused_suppressions,
         toolkit_headers=toolkit_headers,
+        config_path=config_path,
+        compile_commands=database_path(compile_commands) if compile_commands else None,
     )
     try:
         from .rules.registry import resolve_selection
@@ -137,6 +142,7 @@ def check(paths, fmt, select, ignore, blocks, arches, nvcc, nvcc_args, output, s
         click.echo(f"ptxlint: {err.message}", err=True)
         sys.exit(EXIT_ERROR)
     results = check_paths(paths, options)
+    echo_notes(note for r in results for note in r.notes)
     if statistics:
         _emit(_statistics(results), output)
     elif fmt == "json":

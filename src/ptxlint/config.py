@@ -62,7 +62,26 @@ SAFE_NVCC_ARGS = re.compile(
     r"|Wno-deprecated-declarations|-disable-warnings)"
 )
 _SAFE_WITH_VALUE = {"-std": re.compile(r"c\+\+\d\d"), "-I": re.compile(r".+"), "-isystem": re.compile(r".+"),
-                    "-D": re.compile(r"[A-Za-z_]\w*(=[^\s]*)?"), "-Xcudafe": re.compile(r"--diag_suppress=[\w,]+")}
+                    "-D": re.compile(r"[A-Za-z_]\w*(=[^\s]*)?"), "-Xcudafe": re.compile(r"--diag_suppress=[\w,]+"),
+                    "-include": re.compile(r".+"), "--pre-include": re.compile(r".+")}
+
+
+def untrusted_nvcc_arg(args) -> Optional[str]:
+    """The first of `args` that a repository (its configuration, its compile_commands.json) may not
+    give nvcc unless trusted, or None when every one only shapes the compilation."""
+    args = list(args)
+    k = 0
+    while k < len(args):
+        arg = args[k]
+        follows = _SAFE_WITH_VALUE.get(arg)
+        if follows is not None and k + 1 < len(args) and follows.fullmatch(args[k + 1]):
+            k += 2
+            continue
+        if follows is None and SAFE_NVCC_ARGS.fullmatch(arg):
+            k += 1
+            continue
+        return arg
+    return None
 
 
 @dataclass(frozen=True)
@@ -172,16 +191,23 @@ def user_config() -> Config:
     return load_config(path, True, user=True) if path else DEFAULT
 
 
+def named_config(path: str, trusted: bool = False) -> Config:
+    """The configuration the user named with `--config PATH`: it replaces the one each file would
+    find above it. It may be the repository's own, so it is trusted no more than one (`trusted`:
+    --trust-config); it is read wherever it is, paths in it relative to its directory."""
+    return load_config(os.path.abspath(path), trusted, named=True)
+
+
 @lru_cache(maxsize=None)
-def load_config(path: str, trusted: bool = False, user: bool = False) -> Config:
+def load_config(path: str, trusted: bool = False, user: bool = False, named: bool = False) -> Config:
     """Read and validate one configuration file. Raises InputError naming file, line and key.
     `trusted`: it may name programs (`nvcc`) and any nvcc option; `user`: the user's own file, read
-    wherever it is."""
+    wherever it is; `named`: given with --config, read wherever it is."""
     from .gate import MAX_CONFIG_BYTES, read_bytes
 
     shown = _display(path)
     try:
-        raw = read_bytes(path, MAX_CONFIG_BYTES, bounded=not user)
+        raw = read_bytes(path, MAX_CONFIG_BYTES, bounded=not (user or named))
     except OSError as err:
         raise InputError(shown, f"cannot read configuration: {err.strerror}") from None
     text = raw.decode("utf-8", errors="replace")
@@ -229,17 +255,9 @@ class _Validator:
         args = self.strings(key, value)
         if self.trusted:
             return args
-        k = 0
-        while k < len(args):
-            arg = args[k]
-            follows = _SAFE_WITH_VALUE.get(arg)
-            if follows is not None and k + 1 < len(args) and follows.fullmatch(args[k + 1]):
-                k += 2
-                continue
-            if follows is None and SAFE_NVCC_ARGS.fullmatch(arg):
-                k += 1
-                continue
-            raise self.untrusted(key, f"`{key}` gives nvcc {arg!r}")
+        refused = untrusted_nvcc_arg(args)
+        if refused is not None:
+            raise self.untrusted(key, f"`{key}` gives nvcc {refused!r}")
         return args
 
     def error(self, key: str, message: str) -> InputError:

@@ -28,6 +28,9 @@ class _FilePlan:
     parse_jobs: Optional[int]
     host: tuple = ((), ())  # (include dirs, defines) the host code that launches the kernels sees
     boundary: tuple = ()  # the directories files may be read from (gate.py)
+    # what the run should tell the user about these settings (flags borrowed from another file's
+    # compile_commands.json entry); not part of the cache key
+    notes: tuple = ()
 
     def key_options(self) -> dict:
         a = self.analysis
@@ -53,7 +56,7 @@ def _nvcc_identity(compile_options) -> Optional[str]:
 def _plan(path: str, options: CheckOptions):
     """Merge the command line over the user's configuration and the file's repository
     configuration. Returns a _FilePlan or InputError."""
-    from .config import DEFAULT, config_for, user_config
+    from .config import DEFAULT, config_for, named_config, user_config
     from .frontend.nvcc import DEFAULT_ARCH, CompileOptions, include_dirs_of
     from .gate import root_of_checked_path
     from .rules.registry import resolve_selection
@@ -61,7 +64,11 @@ def _plan(path: str, options: CheckOptions):
     try:
         user = user_config() if options.use_config else DEFAULT
         trusted = options.trust_config or user.trust_repository_config
-        config = config_for(path, trusted) if options.use_config else DEFAULT
+        if options.config_path:
+            config = named_config(options.config_path, trusted)
+        else:
+            config = config_for(path, trusted) if options.use_config else DEFAULT
+        build_flags, notes = _build_flags(path, options, trusted)
     except InputError as err:
         return err
     select = options.select or list(config.select or user.select or [])
@@ -81,7 +88,7 @@ def _plan(path: str, options: CheckOptions):
                        toolkit_kernels=options.toolkit_headers)
     include_dirs = tuple(user.include_dirs) + tuple(config.include_dirs)
     defines = tuple(user.defines) + tuple(config.defines)
-    extra = tuple(user.nvcc_args) + tuple(config.nvcc_args) + tuple(options.nvcc_args)
+    extra = tuple(user.nvcc_args) + tuple(config.nvcc_args) + build_flags + tuple(options.nvcc_args)
     compile_options = None
     if path.endswith(SOURCE_SUFFIXES):
         compile_options = CompileOptions(
@@ -91,14 +98,33 @@ def _plan(path: str, options: CheckOptions):
             defines=defines,
             extra_args=extra,
         )
-    host = (include_dirs + tuple(a[2:] for a in extra if a.startswith("-I") and len(a) > 2),
+    host = (include_dirs + tuple(include_dirs_of(extra)),
             defines + tuple(a[2:] for a in extra if a.startswith("-D") and len(a) > 2))
     # Files may be read from the checked paths' repositories and the include directories the user
     # named (command line, user configuration), not from those a repository's configuration names.
     boundary = tuple(options.boundary) or (root_of_checked_path(path),)
     boundary += tuple(user.include_dirs) + tuple(include_dirs_of(tuple(user.nvcc_args) + tuple(options.nvcc_args)))
     return _FilePlan(path, tuple(r.code for r in rules), analysis, compile_options, options.cache_dir, None, host,
-                     boundary)
+                     boundary, notes)
+
+
+def _build_flags(path: str, options: CheckOptions, trusted: bool) -> tuple:
+    """((nvcc flags), (notes)): the flags `path` (a `.cu`) is built with according to the
+    compilation database (-p), kept to those that shape the compilation; the database is the
+    repository's, so beyond those it is trusted only like its configuration."""
+    if not options.compile_commands or not path.endswith(SOURCE_SUFFIXES):
+        return (), ()
+    from .compile_commands import load_database
+    from .config import untrusted_nvcc_arg
+
+    database = load_database(options.compile_commands)
+    flags, how = database.flags_for(path)
+    refused = None if trusted else untrusted_nvcc_arg(flags)
+    if refused is not None:
+        raise InputError(path, f"{os.path.relpath(database.path)} gives nvcc {refused!r} for this file, beyond the "
+                               "options a repository may give (-std, -D, -I, ...); pass --trust-config if you "
+                               "trust this repository")
+    return flags, ((f"{path}: {how}",) if how else ())
 
 
 def _trust_sources_of(plan: _FilePlan) -> None:

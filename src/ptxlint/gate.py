@@ -34,6 +34,7 @@ from typing import Iterable, Optional
 MAX_SOURCE_BYTES = 16 * 1024 * 1024  # a .cu, a header, host code, a snippet's file
 MAX_PTX_BYTES = 256 * 1024 * 1024  # a checked .ptx (CUB's whole PTX is 5.5 MB)
 MAX_CONFIG_BYTES = 1024 * 1024
+MAX_COMPILE_DB_BYTES = 64 * 1024 * 1024  # a compile_commands.json (a large build: tens of thousands of entries)
 MAX_CACHE_ENTRY_BYTES = 16 * 1024 * 1024
 
 _roots: set = set()  # real paths of the directories inside the boundary (besides the toolkit's)
@@ -118,7 +119,7 @@ def toolkit_include_dirs() -> tuple:
         for d in [os.path.join(prefix, "include")] + glob.glob(os.path.join(prefix, "targets", "*", "include")):
             if os.path.isdir(d):
                 found.append(os.path.realpath(d))
-    try:  # NVIDIA's PyPI wheels (`pip install ptxlint[nvcc]`)
+    try:  # NVIDIA's PyPI wheels (the `nvcc` extra): site-packages/nvidia/*/include
         import nvidia  # type: ignore
 
         for base in getattr(nvidia, "__path__", []):

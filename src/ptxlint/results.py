@@ -27,6 +27,7 @@ class FileResult:
     not_checked: dict = field(default_factory=dict)  # what the rules could not check -> how many
     kernels: list = field(default_factory=list)  # mangled names of the kernels checked
     incomplete: list = field(default_factory=list)  # kernels whose analysis stopped early (budget.py)
+    notes: list = field(default_factory=list)  # what the run tells the user about its inputs (stderr)
 
 
 def _result_from_dict(entry: dict) -> FileResult:
@@ -45,17 +46,24 @@ def _result_from_dict(entry: dict) -> FileResult:
 def _unmatched_block_globs(options: CheckOptions, results: list) -> list:
     """A `--block KERNEL=...` whose glob names no kernel of the run is a mistake (a typo, a renamed
     kernel): say so rather than silently analyse with another shape."""
+    checked = [k for r in results if not r.errors for k in r.kernels]
+    return [FileResult(e.path, errors=[e])
+            for e in unmatched_block_glob_errors(options.analysis.block_overrides, checked)]
+
+
+def unmatched_block_glob_errors(block_overrides, kernels: list) -> list:
+    """An InputError for each `--block KERNEL=...` of the command line whose glob names none of
+    `kernels` (mangled names); none when no kernel was read at all (the files' errors say why)."""
     from .analysis.launch import name_matches
 
-    checked = [(r.path, k) for r in results if not r.errors for k in r.kernels]
-    if not checked:
+    if not kernels:
         return []
     out = []
-    for glob, dims, origin in options.analysis.block_overrides:
-        if glob is not None and origin.startswith("command line") and not any(name_matches(k, glob) for _, k in checked):
-            out.append(FileResult("<command line>", errors=[InputError(
+    for glob, dims, origin in block_overrides:
+        if glob is not None and origin.startswith("command line") and not any(name_matches(k, glob) for k in kernels):
+            out.append(InputError(
                 "<command line>", f"--block {glob}={'x'.join(map(str, dims))} matches no kernel of the checked "
-                f"files; kernels: {', '.join(sorted({k for _, k in checked})[:8])}")]))
+                f"files; kernels: {', '.join(sorted(set(kernels))[:8])}"))
     return out
 
 

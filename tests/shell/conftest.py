@@ -33,7 +33,7 @@ __global__ void broken(float *x) {
 }
 """
 
-needs_nvcc = pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not on PATH (install the CUDA toolkit or `pip install 'ptxlint[nvcc]'`)")
+needs_nvcc = pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not on PATH (install the CUDA toolkit or the nvcc wheels)")
 
 
 def user_dirs(cwd) -> dict:

@@ -63,7 +63,7 @@ def test_no_nvcc_anywhere_is_one_message_saying_how_to_get_it(project, tmp_path)
     r = project.run("check", "--no-cache", "--select", "TEST", "k0.cu", "k1.cu", "k2.cu", env=env)
     assert r.returncode == 2
     assert r.stdout.count("nvcc not found") == 1
-    assert "pip install 'ptxlint[nvcc]'" in r.stdout and "(3 .cu files not checked)" in r.stdout
+    assert "pip install nvidia-cuda-nvcc" in r.stdout and "(3 .cu files not checked)" in r.stdout
 
 
 def test_nvcc_is_called_with_an_argument_list_from_the_config_and_cli(project, tmp_path):

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Optional
 
 import click
 
 from .bounded import internal_error, within_budget
-from .options import analysis_options, block_option, budget_option, kernel_option
+from .options import block_option, budget_option, command_settings, compile_options, config_options, kernel_option
+from .settings import echo_notes, file_plan, load_planned, unmatched_globs
 from ..analysis.accesses import variables_behind
 from ..analysis.context import AnalysisOptions, KernelContext
 from ..analysis.layout import source_name
-from ..api import discover, load_module, with_launches
+from ..api import discover_run, load_module, with_launches
+from ..check_options import CheckOptions
 from ..errors import InputError
 from ..frontend.demangle import demangle, without_parameters
 
@@ -89,13 +92,20 @@ def global_entries(ctx) -> list:
     return out
 
 
-def _file_report(path: str, base_options, kernel_glob, level: str) -> dict:
-    """The `accesses` JSON object of one file; each kernel within the analysis budget."""
+def _file_report(path: str, base_options, kernel_glob, level: str, names: Optional[list] = None) -> dict:
+    """The `accesses` JSON object of one file; each kernel within the analysis budget.
+    `base_options`: CheckOptions (the file's settings as `check` has them) or AnalysisOptions (no
+    configuration); `names` collects the mangled names of every kernel of the file."""
     from ..analysis.launch import kernel_matches
 
-    module = load_module(path)
+    if isinstance(base_options, CheckOptions):
+        module, options = load_planned(path, file_plan(path, base_options))
+    else:
+        module = load_module(path)
+        options = with_launches(path, module, base_options)
+    if names is not None:
+        names.extend(f.name for f in module.kernels)
     kernels = [f for f in module.kernels if kernel_glob is None or kernel_matches(f, kernel_glob)]
-    options = with_launches(path, module, base_options)
     if level == "sass":
         from .accesses_sass import sass_kernel_report
         from ..frontend.sass.load import program_for_module
@@ -159,22 +169,35 @@ def _text(report: dict, path: str) -> str:
               help="ptx: the PTX accesses; sass: the SASS instructions ptxas makes of them (needs ptxas and "
                    "nvdisasm), each costed with its PTX access's addresses at the SASS width.")
 @budget_option
-def accesses(paths, fmt, blocks, kernel_glob, level, analysis_budget):
+@click.option("--arch", "arches", multiple=True, metavar="SM",
+              help="Architecture to compile .cu files for (default from the config, else sm_90).")
+@config_options
+@compile_options
+def accesses(paths, fmt, blocks, kernel_glob, level, analysis_budget, arches, config_path, compile_commands, nvcc,
+             nvcc_args, isolated, trust_config):
     """List every shared, constant and global memory access with its predicted cost per warp
     (shared: wavefronts; constant: distinct addresses; global: 32-byte sectors)."""
-    base_options = analysis_options(blocks, None, budget=analysis_budget)
-    files, errors = discover(paths)
+    options = command_settings(blocks, arches, config_path=config_path, compile_commands=compile_commands,
+                               nvcc=nvcc, nvcc_args=nvcc_args, isolated=isolated, trust_config=trust_config,
+                               budget=analysis_budget)
+    run = discover_run(paths, options)
+    errors = list(run.errors)
     reports = []
-    for path in files:
+    names: list = []
+    for path in run.files:
         try:
-            report = _file_report(path, base_options, kernel_glob, level)
+            report = _file_report(path, options, kernel_glob, level, names)
         except InputError as err:
             errors.append(err)
             continue
         except Exception as err:  # noqa: BLE001 - a bug of ptxlint: one message for this file, not a traceback
             errors.append(internal_error(path, err))
             continue
+        if kernel_glob and not report["kernels"]:
+            continue  # a file without a matching kernel is not listed
         reports.append((path, report))
+    errors += unmatched_globs(options, names, kernel_glob)
+    echo_notes(run.notes)
     for err in errors:
         click.echo(str(err), err=True)
     if fmt == "json":
@@ -186,6 +209,6 @@ def accesses(paths, fmt, blocks, kernel_glob, level, analysis_budget):
         from .accesses_sass import sass_text
 
         click.echo("\n\n".join(sass_text(r, p) for p, r in reports))
-    else:
+    elif reports:
         click.echo("\n\n".join(_text(r, p) for p, r in reports))
     sys.exit(2 if errors else 0)

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional
 
 import click
 
 from .bounded import internal_error
-from .options import analysis_options, block_option, kernel_option, parse_arches
+from .options import block_option, command_settings, compile_options, config_options, kernel_option, parse_arches
+from .settings import echo_notes, file_plan, unmatched_globs
 from ..errors import InputError
+from ..frontend.nvcc import SASS_WHEELS, install_hint
 
 PTX_INPUTS = (".ptx", ".cu")
 
@@ -86,8 +88,10 @@ def _ptx_static_smem(module, function) -> int:
 
 
 def kernel_rows(path: str, options, level: str, arch: Optional[str], dynamic: list,
-                kernel_glob: Optional[str] = None, compile_options=None) -> tuple:
-    """The `kernels` rows of one file and notes about how they were obtained."""
+                kernel_glob: Optional[str] = None, compile_options=None, host=((), ()), all_names=None) -> tuple:
+    """The `kernels` rows of one file and notes about how they were obtained. `options`,
+    `compile_options` and `host` (include dirs and defines of the host code): the file's plan, as
+    `check` has it; `all_names` collects the names of every kernel of the file."""
     from ..analysis.launch import kernel_matches
     from ..analysis.mix import ptx_mix, sass_mix
     from ..analysis.occupancy import limits_for, occupancy
@@ -105,6 +109,8 @@ def kernel_rows(path: str, options, level: str, arch: Optional[str], dynamic: li
             from ..frontend.nvcc import CompileOptions, compile_to_ptx
 
             copts = compile_options or CompileOptions(arches=(arch or "sm_90",))
+            if arch:
+                copts = replace(copts, arches=(arch,))
             compiled = compile_to_ptx(path, copts)[0]
             ptx_text = compiled.text
             from ..frontend.parser import parse_ptx
@@ -127,7 +133,7 @@ def kernel_rows(path: str, options, level: str, arch: Optional[str], dynamic: li
             program = SassProgram(path, [], parse_ptxas_verbose(assemble(ptx_text, target, path).verbose),
                                   how=f"ptxas -arch={target} -v (no nvdisasm: no SASS)")
         else:
-            notes.append("registers and spills unknown: ptxas not found (pip install 'ptxlint[sass]')")
+            notes.append(f"registers and spills unknown: ptxas not found ({install_hint(SASS_WHEELS, 'sass')})")
     else:
         program = load_sass(path, arch)
         level = "sass"
@@ -136,10 +142,12 @@ def kernel_rows(path: str, options, level: str, arch: Optional[str], dynamic: li
     if module is not None:
         from ..api import with_launches
 
-        options = with_launches(path, module, options)
+        options = with_launches(path, module, options, host)
     names = [f.name for f in module.kernels] if module is not None else [f.name for f in program.kernels]
     if program is not None and not program.modules and program.how.endswith("no SASS)"):
-        notes.append("SASS not read: nvdisasm not found (pip install 'ptxlint[sass]')")
+        notes.append(f"SASS not read: nvdisasm not found ({install_hint(SASS_WHEELS, 'sass')})")
+    if all_names is not None:
+        all_names.extend(names)
     rows = []
     for name in names:
         if kernel_glob and not kernel_matches(_Named(name), kernel_glob):
@@ -246,18 +254,22 @@ def render_text(files: list) -> str:
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--arch", default=None, metavar="SM",
-              help="Architecture to assemble for and whose occupancy limits apply (default: the PTX's .target).")
+              help="Architecture to compile and assemble for and whose occupancy limits apply (default: the "
+                   "config's first for .cu, the PTX's .target for .ptx).")
 @block_option
 @click.option("--dynamic-smem", "dynamic", multiple=True, metavar="[KERNEL=]BYTES",
               help="Dynamic shared memory per block (e.g. 4096, 48K, 'reduce*=8192'). Repeatable.")
 @click.option("--level", type=click.Choice(["ptx", "sass"]), default="ptx", show_default=True,
               help="Count the instruction mix on the PTX or on the SASS ptxas makes of it.")
 @kernel_option
-def kernels(paths, fmt, arch, blocks, dynamic, level, kernel_glob):
+@config_options
+@compile_options
+def kernels(paths, fmt, arch, blocks, dynamic, level, kernel_glob, config_path, compile_commands, nvcc, nvcc_args,
+            isolated, trust_config):
     """One row per kernel: registers, spills, shared memory, block, resident blocks and warps per
     SM, occupancy and its limiter, and the instruction mix."""
     from ..analysis.occupancy import limits_for
-    from ..api import discover
+    from ..api import discover_run
 
     dyn = parse_dynamic_smem(dynamic)
     if arch:
@@ -266,12 +278,19 @@ def kernels(paths, fmt, arch, blocks, dynamic, level, kernel_glob):
             limits_for(arch)
         except ValueError as err:
             raise click.BadParameter(str(err), param_hint="--arch") from None
-    options = analysis_options(blocks, arch)
-    files, errors = discover(paths)
+    settings = command_settings(blocks, [arch] if arch else [], config_path=config_path,
+                                compile_commands=compile_commands, nvcc=nvcc, nvcc_args=nvcc_args,
+                                isolated=isolated, trust_config=trust_config)
+    run = discover_run(paths, settings)
+    errors = list(run.errors)
     results = []
-    for path in files:
+    names: list = []
+    for path in run.files:
         try:
-            rows, notes = kernel_rows(path, options, level, arch, dyn, kernel_glob)
+            plan = file_plan(path, settings)
+            file_arch = arch or (plan.compile.arches[0] if plan.compile is not None else None)
+            rows, notes = kernel_rows(path, plan.analysis, level, file_arch, dyn, kernel_glob, plan.compile,
+                                      plan.host, names)
         except InputError as err:
             errors.append(err)
             continue
@@ -281,7 +300,11 @@ def kernels(paths, fmt, arch, blocks, dynamic, level, kernel_glob):
         except Exception as err:  # noqa: BLE001 - a bug of ptxlint: one message for this file, not a traceback
             errors.append(internal_error(path, err))
             continue
+        if kernel_glob and not rows:
+            continue  # a file without a matching kernel is not listed
         results.append((path, rows, notes))
+    errors += unmatched_globs(settings, names, kernel_glob)
+    echo_notes(run.notes)
     for err in errors:
         click.echo(str(err), err=True)
     if fmt == "json":

@@ -16,9 +16,11 @@ import sys
 import click
 
 from .bounded import internal_error
-from .options import analysis_options, block_option, kernel_option
+from .options import block_option, command_settings, compile_options, config_options, kernel_option
+from .settings import echo_notes, file_plan, load_planned, unmatched_globs
 from ..analysis.launch import name_matches, plan_block_shapes
-from ..api import discover, load_module, with_launches
+from ..api import discover_run, load_module, with_launches
+from ..check_options import CheckOptions
 from ..errors import InputError
 from ..frontend.demangle import demangle, without_parameters
 from ..frontend.host_sources import launch_sources
@@ -28,9 +30,13 @@ from ..frontend.launches.matching import split_template_name, why_not_launched
 def kernel_plans(path: str, options) -> list:
     """[{kernel, demangled, known, shapes: [{block, grid, source}], unknown_launches, launches,
     host_sources}] of one file: `launches` are those of the kernel's name found in the host code,
-    each with `used` and, when not, `not_used_because`."""
-    module = load_module(path)
-    analysis = with_launches(path, module, options)
+    each with `used` and, when not, `not_used_because`. `options`: AnalysisOptions (the file read
+    with no configuration) or CheckOptions (its settings as `check` has them)."""
+    if isinstance(options, CheckOptions):
+        module, analysis = load_planned(path, file_plan(path, options))
+    else:
+        module = load_module(path)
+        analysis = with_launches(path, module, options)
     sources = launch_sources(module.files.values(), path) if not path.endswith(".cu") else [path]
     out = []
     for f in module.kernels:
@@ -122,13 +128,22 @@ def _text(path: str, plans: list) -> str:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @block_option
 @kernel_option
-def launches(paths, fmt, blocks, kernel_glob):
+@click.option("--arch", "arches", multiple=True, metavar="SM",
+              help="Architecture to compile .cu files for (default from the config, else sm_90).")
+@config_options
+@compile_options
+def launches(paths, fmt, blocks, kernel_glob, arches, config_path, compile_commands, nvcc, nvcc_args, isolated,
+             trust_config):
     """Show the block shapes each kernel is checked under and where they come from."""
 
-    options = analysis_options(blocks, None)
-    files, errors = discover(paths)
+    options = command_settings(blocks, arches, config_path=config_path, compile_commands=compile_commands,
+                               nvcc=nvcc, nvcc_args=nvcc_args, isolated=isolated, trust_config=trust_config)
+    run = discover_run(paths, options)
+    errors = list(run.errors)
+    notes = list(run.notes)
     reports = []
-    for path in files:
+    kernels = []
+    for path in run.files:
         try:
             plans = kernel_plans(path, options)
         except InputError as err:
@@ -137,15 +152,19 @@ def launches(paths, fmt, blocks, kernel_glob):
         except Exception as err:  # noqa: BLE001 - a bug of ptxlint: one message for this file, not a traceback
             errors.append(internal_error(path, err))
             continue
+        kernels.extend(p["kernel"] for p in plans)
         if kernel_glob:
             plans = [p for p in plans if name_matches(p["kernel"], kernel_glob)]
+            if not plans:
+                continue  # a file without a matching kernel is not listed
         reports.append({"path": path, "kernels": plans})
+    errors += unmatched_globs(options, kernels, kernel_glob)
     if fmt == "json":
         click.echo(json.dumps({"files": reports}, indent=2))
     else:
         for r in reports:
             click.echo(_text(r["path"], r["kernels"]))
+    echo_notes(notes)
     for err in errors:
         click.echo(str(err), err=True)
     sys.exit(2 if errors else 0)
-

@@ -45,3 +45,59 @@ budget_option = click.option(
     "--analysis-budget", "analysis_budget", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
     help="CPU seconds the analysis of one kernel may take (default: 5; 0: no limit). A kernel that needs "
          "more is reported as incomplete.")
+
+
+def _settings_decorators() -> list:
+    from ..compile_commands import DATABASE_NAME
+
+    return [
+        click.option("--config", "config_path", default=None, type=click.Path(exists=True, dir_okay=False),
+                     metavar="PATH",
+                     help="Read the configuration from this file (a .ptxlint.toml or a pyproject.toml) instead "
+                          "of the nearest one above each checked file."),
+        click.option("-p", "--compile-commands", "compile_commands", default=None, type=click.Path(exists=True),
+                     metavar="DIR|FILE",
+                     help=f"Take each .cu file's -I, -D, -std, ... from a {DATABASE_NAME} (CMake, Bear, Meson): "
+                          "the build directory that holds it, or the file itself."),
+    ]
+
+
+def config_options(command):
+    """`--config PATH` and `-p DIR` / `--compile-commands FILE`: for every command that reads the
+    configuration or compiles (`check`, `accesses`, `launches`, `kernels`)."""
+    for decorate in reversed(_settings_decorators()):
+        command = decorate(command)
+    return command
+
+
+def compile_options(command):
+    """`--nvcc`, `--nvcc-arg`, `--isolated`, `--trust-config`: the explain commands take them as
+    `check` does (cli.py declares its own, with the same meaning)."""
+    decorators = [
+        click.option("--nvcc", default=None, metavar="PATH", help="The nvcc to compile .cu files with."),
+        click.option("--nvcc-arg", "nvcc_args", multiple=True, metavar="ARG",
+                     help="Extra argument for nvcc (repeatable), e.g. --nvcc-arg=-Iinclude --nvcc-arg=-DTILE=32."),
+        click.option("--isolated", is_flag=True, help="Ignore pyproject.toml / .ptxlint.toml configuration."),
+        click.option("--trust-config", is_flag=True,
+                     help="Let the checked repository's configuration name the nvcc to run and any nvcc option."),
+    ]
+    for decorate in reversed(decorators):
+        command = decorate(command)
+    return command
+
+
+def command_settings(blocks=(), arches=(), *, config_path=None, compile_commands=None, nvcc=None, nvcc_args=(),
+                     isolated=False, trust_config=False, level="ptx", budget=None):
+    """The CheckOptions of the command line of any command: the one settings loader (file_plan._plan)
+    merges them over the user's and the repository's configuration for each file, for `check` and
+    the explain commands alike."""
+    from ..check_options import CheckOptions
+    from ..compile_commands import database_path
+
+    arch_list = parse_arches(arches)
+    return CheckOptions(
+        analysis=analysis_options(blocks, arch_list[0] if arch_list else None, level, budget),
+        arches=arch_list, nvcc=nvcc, nvcc_args=list(nvcc_args), use_config=not isolated,
+        trust_config=trust_config, config_path=config_path,
+        compile_commands=database_path(compile_commands) if compile_commands else None,
+    )

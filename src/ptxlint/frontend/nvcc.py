@@ -25,10 +25,23 @@ DEFAULT_ARCH = "sm_90"
 _NVCC_DIAG = re.compile(r"^(?P<file>.+?)\((?P<line>\d+)\): (?:catastrophic )?error\b", re.MULTILINE)
 _ARCH = re.compile(r"^(sm|compute)_\d+[af]?$")
 
+# NVIDIA's wheels that give an nvcc able to compile .cu files to PTX (CUB and Thrust included), in
+# the active environment: what the `nvcc` extra of pyproject.toml installs. ptxlint is not on PyPI
+# (yet): `ptxlint[nvcc]` works from a checkout (`pip install '.[nvcc]'`); naming the wheels works anywhere.
+NVCC_WHEELS = ("nvidia-cuda-nvcc", "nvidia-cuda-crt", "nvidia-nvvm", "nvidia-cuda-runtime", "nvidia-cuda-cccl")
+SASS_WHEELS = ("nvidia-cuda-nvdisasm", "nvidia-cuda-cuobjdump", "nvidia-cuda-nvcc")
+
+
+def install_hint(wheels: tuple, extra: str) -> str:
+    """How to install NVIDIA's `wheels` into the environment ptxlint runs in, in words that work today."""
+    return (f"`pip install {' '.join(wheels)}` in ptxlint's environment (from a ptxlint checkout: "
+            f"`pip install '.[{extra}]'`)")
+
+
 NVCC_MISSING = (
     "nvcc not found: ptxlint compiles .cu files to PTX with nvcc. Install the CUDA toolkit and "
     "put it on PATH or set CUDA_HOME, pass --nvcc PATH (or `nvcc = \"...\"` in the config), or "
-    "`pip install 'ptxlint[nvcc]'` for NVIDIA's nvcc wheels. .ptx files need no nvcc."
+    f"{install_hint(NVCC_WHEELS, 'nvcc')} for NVIDIA's nvcc wheels. .ptx files need no nvcc."
 )
 
 

@@ -9,8 +9,10 @@ from typing import Optional
 
 from .ir import Instruction, SourceLocation
 
-# Headers of the CUDA toolkit: a finding inside them is reported at the user's call site.
-_TOOLKIT_HEADER = re.compile(r"(/targets/[^/]+/include/|/cuda[^/]*/include/|/include/(cccl|crt|cuda)/|/cccl/)")
+# Headers of the CUDA toolkit: a finding inside them is reported at the user's call site. NVIDIA's
+# PyPI wheels (the `nvcc` extra) put them under site-packages/nvidia/<wheel or cu13>/include/.
+_TOOLKIT_HEADER = re.compile(r"(/targets/[^/]+/include/|/cuda[^/]*/include/|/include/(cccl|crt|cuda)/|/cccl/"
+                             r"|/(site|dist)-packages/nvidia/([^/]+/)*include/)")
 
 
 def is_toolkit_header(path: str) -> bool:

@@ -1,7 +1,7 @@
 """ptxas, nvdisasm and cuobjdump: finding them and running them to get SASS and resource usage.
 
 Looked up like nvcc (frontend/nvcc.py): `$CUDA_HOME/bin`, `$CUDA_PATH/bin`, `PATH`, next to the
-nvcc that would be used, then NVIDIA's PyPI wheels (`pip install 'ptxlint[sass]'`:
+nvcc that would be used, then NVIDIA's PyPI wheels (the `sass` extra:
 nvidia-cuda-nvdisasm, nvidia-cuda-cuobjdump, and nvidia-cuda-nvcc for ptxas) in
 site-packages/nvidia/cu*/bin. Every tool runs with an argument list, never through a shell.
 """
@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ...errors import InputError
-from ..nvcc import wheel_bin_dirs
+from ..nvcc import SASS_WHEELS, install_hint, wheel_bin_dirs
 
 TOOLS_MISSING = (
     "{tool} not found: SASS-level analysis (--level sass, .cubin input) needs ptxas, nvdisasm and cuobjdump. "
-    "Install the CUDA toolkit and put it on PATH or set CUDA_HOME, or `pip install 'ptxlint[sass]'` for "
-    "NVIDIA's wheels (nvidia-cuda-nvdisasm, nvidia-cuda-cuobjdump, nvidia-cuda-nvcc)."
+    "Install the CUDA toolkit and put it on PATH or set CUDA_HOME, or "
+    + install_hint(SASS_WHEELS, "sass").replace("{", "{{").replace("}", "}}") + " for NVIDIA's wheels."
 )
 
 

@@ -26,6 +26,8 @@ from .sync import diagnostic, where
 _ORDERED = {"volatile", "relaxed", "acquire", "release", "acq_rel", "sc", "mmio"}
 _VERB = {"read": "reads", "write": "writes", "atomic": "atomically updates"}
 MAX_PAIRS = 4000
+_COMPUTED = {"opaque", "compare", "product", "quotient", "pred-and", "pred-xor"}  # unknowns made of others
+_INPUT_LEAVES = {"param", "param-address", "special", "float", "induction"}
 
 
 @dataclass
@@ -92,6 +94,22 @@ def _grid_condition(ctx, dim: str) -> str:
     return f"the launch has {extent} blocks along blockIdx.{dim} ({ctx.launch.grid_source})"
 
 
+def _symbols_in(item, table, limit: int = 20000) -> Optional[set]:
+    """The interned symbol names inside a key (nested tuples of values), None past `limit` items."""
+    found, pending, count = set(), [item], 0
+    while pending:
+        x = pending.pop()
+        count += 1
+        if count > limit:
+            return None
+        if isinstance(x, str):
+            if table.key_of(x) is not None:
+                found.add(x)
+        elif isinstance(x, tuple):
+            pending.extend(x)
+    return found
+
+
 def _polled(ctx, ins) -> bool:
     """Is the value `ins` loads tested by a branch of the innermost loop around it (`while (flag[w]
     == 0);`)? The loop waits for another thread's store: whichever order the lanes run in, it ends."""
@@ -127,6 +145,8 @@ class _Terms:
         self.ctx = ctx
         self.table = ctx.lanes.table
         self.params = {p.name for p in ctx.function.params}
+        self._leaves: dict = {}  # symbol -> its leaves (see leaves())
+        self._pins: dict = {}  # literal -> pins_block's answer
 
     def block_dim(self, sym: str) -> Optional[str]:
         key = self.table.key_of(sym)
@@ -148,43 +168,91 @@ class _Terms:
             return all(self.launch_invariant(s) for s in key[1:])
         return False
 
+    def leaves(self, value) -> Optional[frozenset]:
+        """The keys of the unknowns a symbolic value (or the unknown a condition tests) is built from,
+        followed through computed unknowns (comparisons, products, quotients) down to kernel
+        parameters, special registers, loaded values, ...; None when too deep to tell."""
+        out = set()
+        for sym, _ in value[1]:
+            found = self._symbol_leaves(sym)
+            if found is None:
+                return None
+            out |= found
+        return frozenset(out)
+
+    def _symbol_leaves(self, sym: str) -> Optional[frozenset]:
+        memo = self._leaves
+        if sym in memo:
+            return memo[sym]
+        stack = [sym]
+        while stack:  # post-order over the symbols a key names, each computed once
+            top = stack[-1]
+            if top in memo:
+                stack.pop()
+                continue
+            key = self.table.key_of(top)
+            if not isinstance(key, tuple) or not key:
+                memo[top] = frozenset()
+                stack.pop()
+                continue
+            if key[0] not in _COMPUTED:
+                memo[top] = frozenset([key[:2]])
+                stack.pop()
+                continue
+            children = _symbols_in(key[1:], self.table)
+            if children is None or len(stack) > 2000:
+                memo[top] = None
+                stack.pop()
+                continue
+            pending = [c for c in children if c not in memo and c != top]
+            if pending:
+                stack.extend(pending)
+                continue
+            leaves = set()
+            for c in children:
+                found = memo.get(c, frozenset())
+                if found is None:
+                    leaves = None
+                    break
+                leaves |= found
+            memo[top] = None if leaves is None else frozenset(leaves)
+            stack.pop()
+        return memo[sym]
+
     def moves_with_block(self, value) -> bool:
-        """Is a symbolic value (or the unknown a condition tests) built, at any depth, from blockIdx?
-        Such a condition may hold in one block and not in its neighbour."""
-        pending = [sym for sym, _ in value[1]]
-        seen = set()
-        while pending:
-            item = pending.pop()
-            if isinstance(item, str):
-                if item in seen:
-                    continue
-                seen.add(item)
-                key = self.table.key_of(item)
-                if key is None:
-                    continue
-                if self.block_dim(item) is not None:
-                    return True
-                pending.append(key)
-            elif isinstance(item, tuple):
-                if len(seen) > 10000:
-                    return True  # too deep to tell: treat as block-dependent (no finding rests on it)
-                pending.extend(item)
-        return False
+        """Is a value built, at any depth, from blockIdx? Such a condition may hold in one block and
+        not in its neighbour."""
+        leaves = self.leaves(value)
+        return leaves is None or any(k[0] == "special" and str(k[1]).startswith("%ctaid.") for k in leaves)
+
+    def from_inputs(self, value) -> bool:
+        """Is a value built only from what the launch gives every block alike or per block (kernel
+        parameters, thread and block indices and dimensions)? Not from loaded data or the kernel's
+        own state (a flag read back from shared memory, an atomic's result), which may differ between
+        blocks in ways no input chooses."""
+        leaves = self.leaves(value)
+        return leaves is not None and all(k[0] in _INPUT_LEAVES for k in leaves)
 
     def pins_block(self, literal) -> bool:
-        """Does a condition single out blocks: an equality on a value that moves with blockIdx
-        (`blockIdx.x == 0`, `k == n - 1`) wanted true, which two neighbouring blocks cannot both pass?
-        Conditions other than ordered comparisons count too: nothing says both blocks pass them."""
+        """May a condition single out blocks or launches? An equality wanted true (`blockIdx.x == 0`,
+        `k == n - 1`: one block passes it; `gridDim.x == 1`, `num_blocks == 1`: the one-block launch
+        passes it), and, on a value that moves with blockIdx, any condition that is not an ordered
+        comparison: nothing says two neighbouring blocks of a launch of several both pass it.
+        Ordered comparisons (`k + blockDim.x < n`) and inequalities pass for some input in both."""
+        found = self._pins.get(literal)
+        if found is None:
+            found = self._pins[literal] = self._pins_block(literal)
+        return found
+
+    def _pins_block(self, literal) -> bool:
         value, wanted = literal
-        if not self.moves_with_block(value):
-            return False
-        if len(value[1]) != 1:
-            return True
-        key = self.table.key_of(value[1][0][0])
+        if not self.from_inputs(value):
+            return True  # `if (amLast)`: which blocks pass a condition on the kernel's own state is unknown
+        key = self.table.key_of(value[1][0][0]) if len(value[1]) == 1 else None
         compare = key[1] if isinstance(key, tuple) and len(key) == 2 and key[0] == "opaque" else None
-        if not (isinstance(compare, tuple) and compare and compare[0] == "compare"):
-            return True
-        return compare[1] == "eq" and wanted
+        if isinstance(compare, tuple) and compare and compare[0] == "compare":
+            return compare[1] == "eq" and wanted
+        return self.moves_with_block(value)
 
     def split(self, terms: tuple) -> Optional[tuple]:
         """(blockIdx coefficients {dim: k}, the other terms) or None when the rest may differ
@@ -445,6 +513,8 @@ def _find(ctx) -> dict:
             if compared > 2 * MAX_PAIRS:
                 result["notes"].append(f"stopped after {2 * MAX_PAIRS} pairs of global accesses")
                 return result
+            if _guarded(first, second) and not any(ev.unsure for site in (first, second) for ev in site.evaluations):
+                continue  # a condition the same for the whole block (a flag read back): which blocks pass it is unknown
             found = _across_blocks(ctx, terms, dims, first, second)
             if found is not None:
                 ta, tb, blocks, byte, dim = found

@@ -38,19 +38,45 @@ extern "C" __global__ void ok_first_block_fills_header(float *out, const float *
 
 // Two modes chosen by a kernel parameter: in one run only one of the two stores executes, and each
 // store alone keeps to the block's own elements.
-extern "C" __global__ void ok_exclusive_modes(float *out, const float *in, int mode) {
+extern "C" __global__ void ok_exclusive_modes(float *out, const float *in, int mode, int split) {
   int k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (mode == 0)
+  if (mode < split)
     out[k + blockDim.x] = in[k];
-  if (mode == 1)
+  if (mode >= split)
     out[k] = in[k];
 }
 
-// The same stores under conditions that one mode satisfies together (mode == 0 and mode <= 0).
-extern "C" __global__ void bad_overlapping_modes(float *out, const float *in, int mode) {
+// The same stores under conditions that one mode satisfies together (mode < split and mode < 2).
+extern "C" __global__ void bad_overlapping_modes(float *out, const float *in, int mode, int split) {
   int k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (mode == 0)
+  if (mode < split)
     out[k + blockDim.x] = in[k];
-  if (mode <= 0)
+  if (mode < 2)
     out[k] = in[k];  // EXPECT RACE003
+}
+
+// Every block's first two threads write the results only when the work fits one block
+// (`num_blocks` is the grid the host launches): an equality wanted true may be what makes the
+// launch one block.
+extern "C" __global__ void ok_single_block_result(float *result, const float *in, int num_blocks) {
+  if (threadIdx.x < 2 && num_blocks == 1)
+    result[threadIdx.x] = in[blockIdx.x * blockDim.x + threadIdx.x];
+}
+
+// The same store under an ordered guard, which launches of many blocks pass: a race.
+extern "C" __global__ void bad_small_input_result(float *result, const float *in, int n) {
+  if (threadIdx.x < 2 && n < 4096)
+    result[threadIdx.x] = in[blockIdx.x * blockDim.x + threadIdx.x];  // EXPECT RACE003
+}
+
+// Every block decides alone whether it is the last one (an atomic ticket read back from shared
+// memory), and only that block's first thread writes: no input lets two blocks pass.
+__device__ unsigned int ticket_count;
+extern "C" __global__ void ok_last_block_writes(float *result, const float *in) {
+  __shared__ bool last;
+  if (threadIdx.x == 0)
+    last = atomicAdd(&ticket_count, 1) == gridDim.x - 1;
+  __syncthreads();
+  if (last && threadIdx.x < 2)
+    result[threadIdx.x] = in[blockIdx.x * blockDim.x + threadIdx.x];
 }

@@ -32,6 +32,7 @@ from .file_check import (
 )
 from .file_plan import _FilePlan, _nvcc_identity, _plan, _trust_sources_of
 from .frontend.parser import parse_ptx
+from .places import merge_across_inputs
 from .module_check import (
     _FORKED,
     PARALLEL_MIN_BYTES,
@@ -164,6 +165,7 @@ def check_paths(paths: Iterable[str], options: Optional[CheckOptions] = None) ->
     _apply_suppressions(results, plans, options)
     if not options.toolkit_headers:
         _hide_toolkit_findings(results)
+    merge_across_inputs(results)
     return results
 
 

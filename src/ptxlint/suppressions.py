@@ -49,6 +49,21 @@ UNUSED_SUPPRESSION = Rule(
 DRIVER_RULES = (UNUSED_SUPPRESSION,)
 
 
+def split_driver_selectors(selectors: Iterable[str]) -> tuple:
+    """(the selectors for analysis rules, whether SUPP001 is named): `--select SUPP001` (or its
+    family `SUPP`, or its name) turns on the unused-suppression report, `--ignore SUPP001` turns it
+    off; these name no analysis rule, so they are taken out before rules are resolved."""
+    rules, driver = [], False
+    for selector in selectors:
+        sel = selector.strip()
+        if sel.upper().startswith("SUPP") and UNUSED_SUPPRESSION.code.startswith(sel.upper()) \
+                or sel == UNUSED_SUPPRESSION.name:
+            driver = True
+        else:
+            rules.append(selector)
+    return rules, driver
+
+
 @dataclass
 class Suppression:
     path: str

@@ -123,3 +123,8 @@ def test_statistics_in_json():
     assert doc["statistics"] == [{"code": "BANK001", "name": "shared-bank-conflict", "count": 4},
                                  {"code": "RACE001", "name": "shared-memory-race", "count": 1}]
     assert doc["errors"] == [] and r.returncode == 1
+
+
+def test_statistics_in_a_format_it_cannot_take_is_a_usage_error():
+    r = check("--statistics", "--format", "sarif", WARNING_PTX)
+    assert r.returncode == 2 and "--statistics prints text or JSON, not sarif" in r.stderr and r.stdout == ""

@@ -24,14 +24,14 @@ def _command(level: str, message: str, **props) -> str:
 def render(results, verbose: bool = False) -> str:
     """Annotations: the findings in source terms (all their notes with `verbose`), input errors,
     kernels not fully analysed."""
-    from .wording import readable
+    from .wording import kernel_name, readable
 
     out = []
     for result in results:
         for err in result.errors:
             out.append(_command("error", err.message, file=err.path, line=err.line, col=err.column, title="ptxlint"))
         for s in getattr(result, "incomplete", ()):
-            out.append(_command("warning", f"kernel {s['kernel']} not fully analysed: {s['reason']}",
+            out.append(_command("warning", f"kernel {kernel_name(s['kernel'])} not fully analysed: {s['reason']}",
                                 file=s["path"], line=s.get("line"), title="ptxlint"))
         for d in result.diagnostics:
             r = readable(d)

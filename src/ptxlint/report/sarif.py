@@ -128,7 +128,7 @@ def render(results, rules=(), verbose: bool = False) -> str:
             if s.get("line"):
                 loc["region"] = {"startLine": s["line"]}
             notifications.append({"level": "warning", "locations": [{"physicalLocation": loc}],
-                                  "message": {"text": f"kernel {s['kernel']} not fully analysed: {s['reason']}"}})
+                                  "message": {"text": f"kernel {kernel_name(s['kernel'])} not fully analysed: {s['reason']}"}})
 
     run = {
         "tool": {"driver": {

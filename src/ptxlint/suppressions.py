@@ -30,7 +30,7 @@ UNUSED_SUPPRESSION = Rule(
         what_it_does="""
             Reports `// ptxlint: ignore[CODE]` and `// ptxlint: ignore-file[CODE]` comments that
             did not suppress any finding of a rule that ran. Only reported with
-            `--report-unused-suppressions`.
+            `--report-unused-suppressions` or `--select SUPP001`.
             """,
         why_is_this_bad="""
             A suppression outlives the problem it hid: once the kernel is fixed, the stale

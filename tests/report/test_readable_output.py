@@ -44,7 +44,7 @@ def test_default_shows_assumption_one_line_of_evidence_and_the_fix():
         notes[2],
     ]
     assert notes[2].startswith("        = fix: stage through a padded shared tile")
-    assert r.stdout.splitlines()[-1] == "-v shows 9 more notes."
+    assert r.stdout.splitlines()[-2:] == ["-v shows 9 more notes.", "Found 2 findings."]
 
 
 def test_verbose_shows_every_note_once_in_source_terms():

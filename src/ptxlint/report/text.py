@@ -60,9 +60,9 @@ def render(results, colour: bool = False, verbose: bool = False, with_errors: bo
             out.append(format_diagnostic(d, colour, verbose=verbose))
             hidden += 0 if verbose else readable(d).hidden_notes()
     out.extend(incomplete_lines(results))
-    out.append(summary_line(results))
-    if hidden:
+    if hidden:  # before the summary, which stays the last thing said
         out.append(f"-v shows {hidden} more note{'s' if hidden != 1 else ''}.")
+    out.append(summary_line(results))
     return "\n".join(out) + "\n"
 
 

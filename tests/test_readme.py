@@ -49,17 +49,22 @@ def test_accesses_doc_example_is_the_current_output():
     assert proc.stdout == expected
 
 
-@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not on PATH: the README's example is a .cu file")
-def test_readme_text_and_github_output_are_what_ptxlint_prints(tmp_path):
-    readme = (REPO / "README.md").read_text()
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not on PATH: the example is a .cu file")
+def test_output_doc_text_verbose_and_github_output_are_what_ptxlint_prints(tmp_path):
+    # docs/output.md holds the worked example of the output (default, -v, GitHub); the README shows or links it
+    doc = (REPO / "docs" / "output.md").read_text()
     (tmp_path / "kernels").mkdir()
-    (tmp_path / "kernels" / "transpose.cu").write_text(_after(readme, "### What you see", "cuda"))
-    command, expected = _after(readme, "### What you see", "text").split("\n", 1)
+    (tmp_path / "kernels" / "transpose.cu").write_text(_after(doc, "## What you see", "cuda"))
+    command, expected = _after(doc, "## What you see", "text").split("\n", 1)
     assert command == "$ ptxlint check --block 32x32 kernels/transpose.cu"
     text = run_cli("check", "--no-cache", "--isolated", *command.split()[3:], cwd=tmp_path)
     assert text.returncode == 1 and text.stdout == expected
-    annotation = _after(readme, "The same finding as a GitHub annotation", "text")
-    github = run_cli("check", "--no-cache", "--isolated", "--format", "github", *command.split()[3:], cwd=tmp_path)
+    command, expected = _after(doc, "every note: the rest of the evidence", "text").split("\n", 1)
+    assert command == "$ ptxlint check -v --block 32x32 kernels/transpose.cu"
+    verbose = run_cli("check", "--no-cache", "--isolated", *command.split()[3:], cwd=tmp_path)
+    assert verbose.stdout == expected
+    annotation = _after(doc, "The same finding as a GitHub annotation", "text")
+    github = run_cli("check", "--no-cache", "--isolated", "--format", "github", *command.split()[4:], cwd=tmp_path)
     assert github.stdout == annotation
     assert annotation.rstrip("\n").endswith(text.stdout.split("= fix: ")[1].split("\n")[0])
 

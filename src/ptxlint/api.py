@@ -32,6 +32,7 @@ from .file_check import (
 from .file_plan import _FilePlan, _nvcc_identity, _plan, _trust_sources_of
 from .frontend.parser import parse_ptx
 from .run_files import discover, discover_run, including_sources
+from .places import merge_across_inputs
 from .module_check import (
     _FORKED,
     PARALLEL_MIN_BYTES,
@@ -124,6 +125,7 @@ def check_paths(paths: Iterable[str], options: Optional[CheckOptions] = None) ->
             target = FileResult("<run>")
             results.append(target)
         target.notes = notes + target.notes
+    merge_across_inputs(results)
     return results
 
 

@@ -44,10 +44,12 @@ def valid_entry(entry) -> bool:
         return False
     deps, files = entry.get("deps", {}), entry.get("files")
     not_checked = entry.get("not_checked", {})
+    kernels_of = entry.get("not_checked_kernels", {})
     return (isinstance(entry.get("diagnostics"), list) and all(map(_valid_diagnostic, entry["diagnostics"]))
             and entry.get("errors") == [] and _strings(entry.get("sources")) and bool(entry["sources"])
             and _strings(entry.get("kernels", []))
             and isinstance(not_checked, dict) and all(isinstance(v, int) for v in not_checked.values())
+            and isinstance(kernels_of, dict) and all(_strings(v) for v in kernels_of.values())
             and isinstance(deps, dict) and all(_optional(v, str) for v in deps.values())
             and (files is None or (isinstance(files, dict) and all(_optional(v, str) for v in files.values()))))
 

@@ -1,7 +1,9 @@
 """Command line: `ptxlint check PATH...`, `ptxlint accesses PATH`, `ptxlint rule CODE`.
 
-`ptxlint PATH...` is short for `ptxlint check PATH...`. Exit codes: 0 no findings, 1 findings,
-2 usage or input errors (the other files are still checked and reported).
+`ptxlint PATH...` is short for `ptxlint check PATH...`. Exit codes: 0 nothing that fails the run,
+1 findings at or above `--fail-on` (default: warning) or a kernel not fully analysed, 2 usage,
+input or I/O errors (the other files are still checked and reported; in text form the errors go
+to stderr).
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ def main() -> None:
 
 
 FORMATS = ["text", "concise", "json", "sarif", "github"]
+FAIL_ON = ["error", "warning", "info"]
 
 
 @main.command()
@@ -73,8 +76,19 @@ FORMATS = ["text", "concise", "json", "sarif", "github"]
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="text: findings with source and notes; concise: one line each; json; sarif (2.1.0); "
                    "github: workflow commands that annotate a pull request.")
-@click.option("--select", default="", help="Comma-separated rule codes or prefixes to run (default: all).")
-@click.option("--ignore", default="", help="Comma-separated rule codes or prefixes to skip.")
+@click.option("--select", "select", multiple=True, metavar="CODES",
+              help="Rule codes or prefixes to run, comma-separated and repeatable (default: all). "
+                   "SUPP001 selects the report of unused suppressions.")
+@click.option("--ignore", "ignore", multiple=True, metavar="CODES",
+              help="Rule codes or prefixes to skip, comma-separated and repeatable.")
+@click.option("--verbose", "-v", is_flag=True,
+              help="Show every note of each finding (the full evidence), not only the assumption, one line "
+                   "of evidence and the fix.")
+@click.option("--exit-zero", is_flag=True,
+              help="Exit 0 even when findings are reported (input errors still exit 2).")
+@click.option("--fail-on", type=click.Choice(FAIL_ON), default="warning", show_default=True,
+              help="The least severe finding that makes the run exit 1: error, warning (also a kernel not "
+                   "fully analysed within its budget) or info (any finding).")
 @block_option
 @click.option("--arch", "arches", multiple=True, metavar="SM",
               help="Architecture(s) to compile .cu files for (repeatable or comma-separated; default from "
@@ -108,18 +122,27 @@ FORMATS = ["text", "concise", "json", "sarif", "github"]
               help="CPU seconds the analysis of one kernel may take (default: 5, or `analysis-budget` in the "
                    "config; 0: no limit). A kernel that needs more is reported as incomplete.")
 @config_options
-def check(paths, fmt, select, ignore, blocks, arches, nvcc, nvcc_args, output, statistics,
-          report_unused_suppressions, no_cache, cache_dir, isolated, trust_config, jobs, shard, toolkit_headers, level,
-          analysis_budget, config_path, compile_commands):
+def check(paths, fmt, select, ignore, verbose, exit_zero, fail_on, blocks, arches, nvcc, nvcc_args, output,
+          statistics, report_unused_suppressions, no_cache, cache_dir, isolated, trust_config, jobs, shard,
+          toolkit_headers, level, analysis_budget, config_path, compile_commands):
     """Check .cu, .ptx files (or directories of them) and report findings."""
     from .cache import default_cache_dir
     from .commands.settings import echo_notes
     from .compile_commands import database_path
+    from .suppressions import UNUSED_SUPPRESSION, split_driver_selectors
 
+    if statistics and fmt not in ("text", "concise", "json"):
+        raise click.UsageError(f"--statistics prints text or JSON, not {fmt}")
     arch_list = parse_arches(arches)
+    selectors = _selectors(select)
+    select, select_unused = split_driver_selectors(selectors)
+    # `--select SUPP001` alone: run every rule (a suppression is unused only among rules that ran)
+    # but show only the unused suppressions
+    only_unused = bool(selectors) and not select
+    ignore, ignore_unused = split_driver_selectors(_selectors(ignore))
     options = CheckOptions(
-        select=[s.strip() for s in select.split(",") if s.strip()],
-        ignore=[s.strip() for s in ignore.split(",") if s.strip()],
+        select=select,
+        ignore=ignore,
         analysis=analysis_options(blocks, arch_list[0] if arch_list else None, level, analysis_budget),
         arches=arch_list,
         nvcc=nvcc,
@@ -129,7 +152,7 @@ def check(paths, fmt, select, ignore, blocks, arches, nvcc, nvcc_args, output, s
         cache_dir=None if no_cache else (cache_dir or default_cache_dir()),
         jobs=jobs,
         shard=_parse_shard(shard),
-        report_unused_suppressions=report_unused_suppressions,
+        report_unused_suppressions=(report_unused_suppressions or select_unused) and not ignore_unused,
         toolkit_headers=toolkit_headers,
         config_path=config_path,
         compile_commands=database_path(compile_commands) if compile_commands else None,
@@ -143,8 +166,15 @@ def check(paths, fmt, select, ignore, blocks, arches, nvcc, nvcc_args, output, s
         sys.exit(EXIT_ERROR)
     results = check_paths(paths, options)
     echo_notes(note for r in results for note in r.notes)
-    if statistics:
-        _emit(_statistics(results), output)
+    if only_unused:
+        for r in results:
+            r.diagnostics = [d for d in r.diagnostics if d.code == UNUSED_SUPPRESSION.code]
+    # Text forms are read by a person: input and I/O errors go to stderr, findings to stdout.
+    errors_in_report = fmt in ("json", "sarif", "github")
+    if statistics and fmt == "json":
+        _emit(_statistics_json(results), output)
+    elif statistics:
+        _emit(_statistics(results, with_errors=bool(output)), output)
     elif fmt == "json":
         from .report import json_report
 
@@ -152,32 +182,53 @@ def check(paths, fmt, select, ignore, blocks, arches, nvcc, nvcc_args, output, s
     elif fmt == "sarif":
         from .report import sarif
 
-        _emit(sarif.render(results, rules), output)
+        _emit(sarif.render(results, rules, verbose=verbose), output)
     elif fmt == "github":
         from .report import github
 
-        _emit(github.render(results), output)
+        _emit(github.render(results, verbose=verbose), output)
     elif fmt == "concise":
         from .report import concise
 
-        _emit(concise.render(results), output)
+        _emit(concise.render(results, with_errors=bool(output)), output)
     else:
         from .report import text
 
-        _emit(text.render(results, colour=output is None and text.use_colour(sys.stdout)), output)
-    if output and any(r.errors for r in results):
-        # The report went to a file; still tell the person at the terminal why the run failed.
+        _emit(text.render(results, colour=output is None and text.use_colour(sys.stdout), verbose=verbose,
+                          with_errors=bool(output)), output)
+    if output or not errors_in_report:
+        # Still tell the person at the terminal why the run failed.
         for r in results:
             for err in r.errors:
                 click.echo(str(err), err=True)
+    sys.exit(exit_status(results, fail_on, exit_zero))
+
+
+def _selectors(values) -> list:
+    """`--select A --select B,C` -> [A, B, C]: every occurrence counts, commas split."""
+    return [s.strip() for v in values for s in v.split(",") if s.strip()]
+
+
+def exit_status(results, fail_on: str = "warning", exit_zero: bool = False) -> int:
+    """2 for any input or I/O error; else 1 when a finding is at least as severe as `fail_on`, or
+    (for warning and info) a kernel's analysis stopped early, since its clean result is not one;
+    else 0. `exit_zero` turns 1 into 0, never 2 into 0."""
+    from .diagnostics import SEVERITIES
+
     if any(r.errors for r in results):
-        sys.exit(EXIT_ERROR)
-    sys.exit(EXIT_FINDINGS if any(r.diagnostics for r in results) else EXIT_CLEAN)
+        return EXIT_ERROR
+    if exit_zero:
+        return EXIT_CLEAN
+    failing = SEVERITIES[:SEVERITIES.index(fail_on) + 1]
+    if any(d.severity in failing for r in results for d in r.diagnostics):
+        return EXIT_FINDINGS
+    if fail_on != "error" and any(getattr(r, "incomplete", ()) for r in results):
+        return EXIT_FINDINGS
+    return EXIT_CLEAN
 
 
-def _statistics(results) -> str:
-    """`COUNT CODE name` per rule, most frequent first, like `ruff --statistics`."""
-    from .report import summary_line
+def _statistic_rows(results) -> list:
+    """(count, code, rule name) per rule, most frequent first."""
     from .rules.registry import all_rules
     from .suppressions import DRIVER_RULES
 
@@ -186,13 +237,29 @@ def _statistics(results) -> str:
     for r in results:
         for d in r.diagnostics:
             counts[d.code] = counts.get(d.code, 0) + 1
-    lines = [f"{n:>5}  {code:<9} {names.get(code, '')}".rstrip()
-             for code, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
-    for r in results:
-        for err in r.errors:
-            lines.append(str(err))
+    return [(n, code, names.get(code, "")) for code, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+
+
+def _statistics(results, with_errors: bool = False) -> str:
+    """`COUNT CODE name` per rule, most frequent first, like `ruff --statistics`."""
+    from .report import summary_line
+
+    lines = [f"{n:>5}  {code:<9} {name}".rstrip() for n, code, name in _statistic_rows(results)]
+    lines += [str(err) for r in results for err in r.errors] if with_errors else []
     lines.append(summary_line(results))
     return "\n".join(lines) + "\n"
+
+
+def _statistics_json(results) -> str:
+    """`--statistics --format json`: the counts per rule, the input errors and the incomplete kernels."""
+    import json
+
+    doc = {
+        "statistics": [{"code": code, "name": name, "count": n} for n, code, name in _statistic_rows(results)],
+        "errors": [e.to_dict() for r in results for e in r.errors],
+        "incomplete": [dict(s) for r in results for s in getattr(r, "incomplete", ())],
+    }
+    return json.dumps(doc, indent=2) + "\n"
 
 
 @main.command()

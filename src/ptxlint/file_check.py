@@ -112,13 +112,15 @@ def _run_plan(plan: _FilePlan) -> dict:
     try:
         in_parts = None
         not_checked: Counter = Counter()
+        not_checked_kernels: dict = {}  # what -> the kernels it was counted in
         host_files = []  # the host code a .ptx's launches were read from (the cache depends on it)
         if plan.compile is None:
             host_files = declared_sources(read_ptx_file(plan.path), plan.path)
             plan = replace(plan, analysis=replace(plan.analysis, launches=_launches_in(
                 host_files, plan.analysis.launches, plan.host, plan.analysis.budget)))
         if plan.compile is None and plan.analysis.level == "ptx":  # SASS: ptxas takes the whole module
-            in_parts = _check_ptx_in_parts(plan.path, rules, plan.analysis, plan.parse_jobs, incomplete)
+            in_parts = _check_ptx_in_parts(plan.path, rules, plan.analysis, plan.parse_jobs, incomplete,
+                                           not_checked_kernels)
         if in_parts is not None:
             modules = []
             found, counts, kernels = in_parts
@@ -138,7 +140,8 @@ def _run_plan(plan: _FilePlan) -> dict:
                     analysis = replace(analysis, launches=launches_of[sources])
                 found_per_arch.append((arch, check_module(module, CheckOptions(analysis=analysis), rules=rules,
                                                           jobs=plan.parse_jobs, not_checked=not_checked,
-                                                          incomplete=incomplete)))
+                                                          incomplete=incomplete,
+                                                          not_checked_kernels=not_checked_kernels)))
                 kernels.extend(f.name for f in module.kernels)
         diagnostics = merge_places(found_per_arch, plan.path)
         sources = [plan.path]
@@ -156,6 +159,7 @@ def _run_plan(plan: _FilePlan) -> dict:
             "diagnostics": [d.to_dict() for d in diagnostics],
             "errors": [], "sources": sources, "cached": False,
             "not_checked": dict(not_checked), "kernels": sorted(set(kernels)),
+            "not_checked_kernels": {what: sorted(set(names)) for what, names in not_checked_kernels.items()},
             "incomplete": [dict(s, path=user_path(s["path"], plan.path)) for s in incomplete],
         }
     except InputError as err:

@@ -43,13 +43,14 @@ class KernelResult:
     diagnostics: list = field(default_factory=list)
     not_checked: Counter = field(default_factory=Counter)  # what could not be checked -> how many
     incomplete: Optional[dict] = None  # why the analysis stopped early (budget.py), else None
+    kernel: Optional[str] = None  # the function's (mangled) name: what was not checked is said of it
 
 
 def check_kernel(module, function, rules: list, analysis) -> KernelResult:
     """Every selected rule on one function, under its planned block shapes, within the kernel's
     analysis budget: when it runs out, the findings made so far stay (a correctness finding still
     being confirmed under other shapes is dropped) and the kernel is reported as incomplete."""
-    result = KernelResult()
+    result = KernelResult(kernel=function.name)
     if not analysis.toolkit_kernels and wholly_in_toolkit(function):
         # every finding would be located in a toolkit header and hidden (results._hide_toolkit_findings)
         result.not_checked[TOOLKIT_KERNEL] += 1

@@ -38,11 +38,12 @@ def _check_function_forked(index: int):
 
 def check_module(module: Module, options: Optional[CheckOptions] = None, rules: Optional[list] = None,
                  jobs: Optional[int] = 1, only: Optional[set] = None, not_checked: Optional[Counter] = None,
-                 incomplete: Optional[list] = None) -> list:
+                 incomplete: Optional[list] = None, not_checked_kernels: Optional[dict] = None) -> list:
     """Run the selected rules on every function with a body (or those named in `only`); return
     sorted diagnostics. What the rules could not check is added to `not_checked` when given; a
     function whose analysis stopped early (its budget ran out) is appended to `incomplete` as a dict
-    (path, kernel, line, reason, skipped_rules) when a list is given.
+    (path, kernel, line, reason, skipped_rules) when a list is given. `not_checked_kernels`, when
+    given, gets the names of the kernels each not-checked item was counted in (what -> [names]).
 
     With `jobs` > 1 (None: one per CPU) a large module's functions are analysed in forked
     processes, which inherit the parsed module instead of receiving a copy."""
@@ -73,6 +74,10 @@ def check_module(module: Module, options: Optional[CheckOptions] = None, rules: 
     for found in results:
         diagnostics.extend(found.diagnostics)
         counts.update(found.not_checked)
+        if not_checked_kernels is not None:
+            for what, n in found.not_checked.items():
+                if n and found.kernel and found.kernel not in not_checked_kernels.setdefault(what, []):
+                    not_checked_kernels[what].append(found.kernel)
         if found.incomplete is not None and incomplete is not None:
             incomplete.append(found.incomplete)
     return sorted(diagnostics, key=Diagnostic.sort_key)
@@ -84,7 +89,7 @@ PARALLEL_MIN_BYTES = 2_000_000
 
 
 def _check_ptx_in_parts(path: str, rules: list, analysis, jobs: Optional[int],
-                        incomplete: Optional[list] = None) -> Optional[tuple]:
+                        incomplete: Optional[list] = None, not_checked_kernels: Optional[dict] = None) -> Optional[tuple]:
     """(sorted diagnostics, not-checked counts, kernel names) of a large PTX file parsed and
     checked in parts (frontend/split.py) by forked workers, so that the parse runs in parallel as
     well. None when the file is not worth it or does not split cleanly (one that does not parse,
@@ -121,6 +126,10 @@ def _check_ptx_in_parts(path: str, rules: list, analysis, jobs: Optional[int],
         not_checked.update(f[1])
     if incomplete is not None:
         incomplete.extend(stopped for f in found for stopped in f[3])
+    if not_checked_kernels is not None:
+        for f in found:
+            for what, names in f[4].items():
+                not_checked_kernels.setdefault(what, []).extend(names)
     return (sorted((d for f in found for d in f[0]), key=Diagnostic.sort_key), not_checked,
             [name for f in found for name in f[2]])
 
@@ -146,9 +155,10 @@ def _check_part_forked(task: tuple) -> Optional[tuple]:
     own = {f.name for k, f in zip(sorted(kept), defined) if k in functions}
     not_checked: Counter = Counter()
     stopped: list = []
+    kernels_of: dict = {}
     found = check_module(module, CheckOptions(analysis=_FORKED["analysis"]), rules=_FORKED["rules"], jobs=1,
-                         only=own, not_checked=not_checked, incomplete=stopped)
-    return found, not_checked, [f.name for f in defined if f.is_kernel and f.name in own], stopped
+                         only=own, not_checked=not_checked, incomplete=stopped, not_checked_kernels=kernels_of)
+    return found, not_checked, [f.name for f in defined if f.is_kernel and f.name in own], stopped, kernels_of
 
 
 def _can_fork() -> bool:

@@ -62,3 +62,62 @@ def user_path(path: str, checked: str) -> str:
         return checked
     rel = os.path.relpath(path)
     return rel if not rel.startswith("..") else path
+
+
+def arches_of(d: Diagnostic) -> list:
+    """The architectures a finding was found for: those merged into it, else the one its
+    `architecture ...` note names (every rule states it), else none."""
+    if d.data.get("arches"):
+        return list(dict.fromkeys(a for a in d.data["arches"] if a))
+    for note in d.notes:
+        if note.startswith("architecture "):
+            return [note[len("architecture "):].split(":")[0].split()[0]]
+    return []
+
+
+def merge_across_inputs(results: list) -> None:
+    """One finding per place over the whole run: a finding at the same rule, source file, line,
+    column and kernel from several inputs (a `.cu` and the `.ptx` files compiled from it, one per
+    architecture) is kept once, on the first input's result, and says which inputs and
+    architectures it holds for (`data["inputs"]`, `data["arches"]`, a note). As in `merge_places`,
+    the n-th finding of one input at a place meets the n-th of another (a load and a store on one
+    line stay two)."""
+    kept: dict = {}
+    for result in results:
+        occurrences: dict = {}
+        remaining = []
+        for d in result.diagnostics:
+            place = (d.code, os.path.normcase(os.path.abspath(d.path)), d.line, d.column, d.kernel)
+            n = occurrences.get(place, 0)
+            occurrences[place] = n + 1
+            first = kept.get(place + (n,))
+            if first is None:
+                kept[place + (n,)] = (d, result.path)
+                remaining.append(d)
+                continue
+            _merge_into(first[0], first[1], d, result.path)
+        result.diagnostics = remaining
+    for d, input_path in kept.values():
+        inputs = d.data.get("inputs")
+        if inputs and len(inputs) > 1:
+            d.data["arches"] = sorted({a for i in inputs for a in i["arches"]}, key=_arch_order)
+            d.notes.append("found in " + ", ".join(
+                f"{i['input']} ({', '.join(i['arches'])})" if i["arches"] else i["input"] for i in inputs))
+
+
+def _merge_into(first: Diagnostic, first_input: str, d: Diagnostic, input_path: str) -> None:
+    if "inputs" not in first.data:
+        first.data["inputs"] = [_input_entry(first, first_input)]
+    first.data["inputs"].append(_input_entry(d, input_path))
+    if d.message != first.message:
+        first.notes.append(f"for {input_path}: {d.message}")
+
+
+def _input_entry(d: Diagnostic, input_path: str) -> dict:
+    return {"input": input_path, "arches": arches_of(d), "ptx_path": d.ptx_path, "ptx_line": d.ptx_line}
+
+
+def _arch_order(arch: str) -> tuple:
+    """sm_75 < sm_80 < sm_90 < sm_90a < sm_100a (by number, then suffix)."""
+    digits = "".join(ch for ch in arch if ch.isdigit())
+    return (int(digits) if digits else 0, arch)

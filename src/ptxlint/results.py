@@ -28,6 +28,7 @@ class FileResult:
     kernels: list = field(default_factory=list)  # mangled names of the kernels checked
     incomplete: list = field(default_factory=list)  # kernels whose analysis stopped early (budget.py)
     notes: list = field(default_factory=list)  # what the run tells the user about its inputs (stderr)
+    not_checked_kernels: dict = field(default_factory=dict)  # what was not checked -> the kernels it was in
 
 
 def _result_from_dict(entry: dict) -> FileResult:
@@ -40,6 +41,7 @@ def _result_from_dict(entry: dict) -> FileResult:
         not_checked=dict(entry.get("not_checked", {})),
         kernels=list(entry.get("kernels", [])),
         incomplete=list(entry.get("incomplete", [])),
+        not_checked_kernels={what: list(names) for what, names in entry.get("not_checked_kernels", {}).items()},
     )
 
 

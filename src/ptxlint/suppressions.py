@@ -30,7 +30,7 @@ UNUSED_SUPPRESSION = Rule(
         what_it_does="""
             Reports `// ptxlint: ignore[CODE]` and `// ptxlint: ignore-file[CODE]` comments that
             did not suppress any finding of a rule that ran. Only reported with
-            `--report-unused-suppressions`.
+            `--report-unused-suppressions` or `--select SUPP001`.
             """,
         why_is_this_bad="""
             A suppression outlives the problem it hid: once the kernel is fixed, the stale
@@ -47,6 +47,21 @@ UNUSED_SUPPRESSION = Rule(
 )
 
 DRIVER_RULES = (UNUSED_SUPPRESSION,)
+
+
+def split_driver_selectors(selectors: Iterable[str]) -> tuple:
+    """(the selectors for analysis rules, whether SUPP001 is named): `--select SUPP001` (or its
+    family `SUPP`, or its name) turns on the unused-suppression report, `--ignore SUPP001` turns it
+    off; these name no analysis rule, so they are taken out before rules are resolved."""
+    rules, driver = [], False
+    for selector in selectors:
+        sel = selector.strip()
+        if sel.upper().startswith("SUPP") and UNUSED_SUPPRESSION.code.startswith(sel.upper()) \
+                or sel == UNUSED_SUPPRESSION.name:
+            driver = True
+        else:
+            rules.append(selector)
+    return rules, driver
 
 
 @dataclass

@@ -103,7 +103,7 @@ def test_not_checked_counts_are_in_the_summary_and_the_json():
 def test_a_block_glob_that_matches_no_kernel_is_an_error():
     r = run_cli("check", "--no-cache", "--isolated", "--block", "oneWarpRotat=32", str(SHAPES_PTX))
     assert r.returncode == 2
-    assert "--block oneWarpRotat=32x1x1 matches no kernel of the checked files" in r.stdout
+    assert "--block oneWarpRotat=32x1x1 matches no kernel of the checked files" in r.stderr  # an input error
     ok = run_cli("check", "--no-cache", "--isolated", "--select", "RACE", "--block", "oneWarp*=64", str(SHAPES_PTX))
     assert ok.returncode == 1 and "RACE001" in ok.stdout
 

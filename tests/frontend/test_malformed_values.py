@@ -62,7 +62,7 @@ def test_the_cli_says_where_and_exits_2(tmp_path):
     line = line_of(CASES["maxntid_too_many_threads"][0], ".maxntid")
     assert error["line"] == line and "67108864 threads" in error["message"]
     text = run_cli("check", "--no-cache", bad)
-    assert text.stdout.startswith(f"{bad}:{line}:1: ")
+    assert text.stderr.startswith(f"{bad}:{line}:1: ")  # an input error: on stderr in text form
 
 
 def test_valid_bounds_still_parse():

@@ -69,13 +69,14 @@ def test_missing_file_and_empty_directory_are_errors_but_others_are_checked(proj
     os.mkdir(project.root / "empty")
     r = project.run("check", "--select", "TEST", "--no-cache", "nope.ptx", "empty", "k.ptx")
     assert r.returncode == 2
-    assert "nope.ptx: no such file or directory" in r.stdout
-    assert "empty: directory holds no .ptx or .cu files" in r.stdout
+    # input errors go to stderr, the findings and the summary to stdout
+    assert "nope.ptx: no such file or directory" in r.stderr
+    assert "empty: directory holds no .ptx or .cu files" in r.stderr
     assert "k.ptx:7:1: TEST001" in r.stdout
     assert r.stdout.splitlines()[-1] == "Found 1 finding and 2 input errors."
     concise = project.run("check", "--select", "TEST", "--no-cache", "--format", "concise", "nope.ptx", "k.ptx")
-    assert concise.stdout.splitlines() == ["nope.ptx: no such file or directory",
-                                           "k.ptx:7:1: TEST001 barrier in k for sm_80; block 256x1x1 "
+    assert concise.stderr == "nope.ptx: no such file or directory\n"
+    assert concise.stdout.splitlines() == ["k.ptx:7:1: TEST001 barrier in k for sm_80; block 256x1x1 "
                                            "(assumed: no --block, config, launch in the code or .reqntid; pass --block to change it)",
                                            "Found 1 finding and 1 input error."]
 

@@ -60,7 +60,7 @@ def test_unknown_key_is_one_error_naming_file_line_and_key_and_other_files_still
     project.write("good/k.ptx", PTX_WITH_BARRIER)
     r = project.run("check", "--no-cache", "bad", "good")
     assert r.returncode == 2
-    assert r.stdout.count("bad/pyproject.toml:3: unknown key `blok` in [tool.ptxlint]") == 1
+    assert r.stderr.count("bad/pyproject.toml:3: unknown key `blok` in [tool.ptxlint]") == 1  # an input error
     assert "good/k.ptx:7:1: TEST001" in r.stdout
     assert "Traceback" not in r.stdout + r.stderr
 
@@ -78,7 +78,7 @@ def test_bad_values_name_the_key(project):
         project.write(f"c{i}/k.ptx", PTX_WITH_BARRIER)
         r = project.run("check", "--no-cache", f"c{i}")
         assert r.returncode == 2, text
-        assert f"c{i}/.ptxlint.toml{where}" in r.stdout and detail in r.stdout, (text, r.stdout)
+        assert f"c{i}/.ptxlint.toml{where}" in r.stderr and detail in r.stderr, (text, r.stderr)  # input errors
         assert "Traceback" not in r.stderr
 
 
@@ -104,6 +104,6 @@ def test_unknown_key_in_a_ptxlint_toml_names_that_file(project):
     project.write("other.ptx", PTX_WITH_BARRIER)
     r = project.run("check", "--no-cache", "--format", "concise", "sub", "other.ptx")
     assert r.returncode == 2
-    assert r.stdout.count("sub/.ptxlint.toml:5: unknown key `per-file-ignore` in the top-level table;") == 1
+    assert r.stderr.count("sub/.ptxlint.toml:5: unknown key `per-file-ignore` in the top-level table;") == 1
     assert "other.ptx:7:1: TEST001" in r.stdout and "sub/k.ptx:7:1" not in r.stdout
     assert "Traceback" not in r.stdout + r.stderr

@@ -44,8 +44,8 @@ def test_a_cu_that_does_not_compile_shows_nvcc_messages_exit_2_and_others_still_
     project.write("good.cu", BARRIER_CU)
     r = project.run("check", "--no-cache", "--select", "TEST", "broken.cu", "good.cu")
     assert r.returncode == 2
-    assert "broken.cu:2: does not compile for sm_90; nvcc says:" in r.stdout
-    assert 'identifier "undefined_name" is undefined' in r.stdout
+    assert "broken.cu:2: does not compile for sm_90; nvcc says:" in r.stderr  # an input error: on stderr
+    assert 'identifier "undefined_name" is undefined' in r.stderr
     assert "good.cu:4:5: TEST001" in r.stdout
     assert "Traceback" not in r.stdout + r.stderr
 
@@ -62,8 +62,8 @@ def test_no_nvcc_anywhere_is_one_message_saying_how_to_get_it(project, tmp_path)
     env = {"PATH": str(empty_bin), "CUDA_HOME": "", "CUDA_PATH": ""}
     r = project.run("check", "--no-cache", "--select", "TEST", "k0.cu", "k1.cu", "k2.cu", env=env)
     assert r.returncode == 2
-    assert r.stdout.count("nvcc not found") == 1
-    assert "pip install nvidia-cuda-nvcc" in r.stdout and "(3 .cu files not checked)" in r.stdout
+    assert r.stderr.count("nvcc not found") == 1
+    assert "pip install nvidia-cuda-nvcc" in r.stderr and "(3 .cu files not checked)" in r.stderr
 
 
 def test_nvcc_is_called_with_an_argument_list_from_the_config_and_cli(project, tmp_path):

@@ -83,7 +83,7 @@ def test_only_toolkit_findings_exit_clean(tmp_path):
     # wholly inside CUB: not analysed, and the summary says so and how to analyse it
     assert r.stdout.splitlines()[-1] == ("Not checked: 1 kernels wholly inside CUDA toolkit headers (CUB, Thrust, "
                                          "libcu++), not analysed: their findings are not yours to fix "
-                                         "(--toolkit-headers analyses them)")
+                                         "(--toolkit-headers analyses them); in cubKernel")
     shown = run_cli("check", "--format", "json", "--toolkit-headers", "--block", "32x32", path)
     assert shown.returncode == 1
     assert "BANK001" in [d["code"] for d in json.loads(shown.stdout)["diagnostics"]]

@@ -215,8 +215,8 @@ def test_fifo_and_device_files_in_the_tree_neither_block_nor_load(project):
     (project.root / "zero.ptx").symlink_to("/dev/zero")
     r = project.run("check", "--no-cache", "inc/h.cuh", "pipe.ptx", "zero.ptx")
     assert r.returncode == 2, r.stdout + r.stderr
-    assert "pipe.ptx: cannot read: not a regular file" in r.stdout
-    assert "zero.ptx: cannot read: outside the checked repository" in r.stdout
+    assert "pipe.ptx: cannot read: not a regular file" in r.stderr  # input errors: on stderr
+    assert "zero.ptx: cannot read: outside the checked repository" in r.stderr
 
 
 def test_a_huge_file_is_refused_not_loaded(project):

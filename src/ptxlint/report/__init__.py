@@ -15,7 +15,9 @@ NOT_CHECKED_TEXT = {
 
 def incomplete_lines(results) -> list:
     """`path:line: note: kernel K not fully analysed: why`, one per kernel whose analysis stopped early."""
-    return [f"{s['path']}:{s.get('line') or 0}: note: kernel {s['kernel']} not fully analysed: {s['reason']}"
+    from ..frontend.demangle import demangle
+
+    return [f"{s['path']}:{s.get('line') or 0}: note: kernel {demangle(s['kernel'])} not fully analysed: {s['reason']}"
             for r in results for s in getattr(r, "incomplete", ())]
 
 
@@ -35,11 +37,45 @@ def summary_line(results) -> str:
         summary += (f" ({hidden} more in CUDA toolkit headers, not shown: they are not yours to fix; "
                     "--toolkit-headers shows them)")
     summary += "."
-    not_checked = not_checked_counts(results)
-    if not_checked:
-        summary += "\nNot checked: " + "; ".join(f"{n} {NOT_CHECKED_TEXT.get(what, what)}"
-                                                  for what, n in sorted(not_checked.items()))
+    lines = not_checked_lines(results)
+    if lines:
+        summary += "\nNot checked: " + "\n             ".join(lines)
     return summary
+
+
+NAMED_KERNELS = 4  # kernels named on a `Not checked:` line; the rest are counted
+
+# what the user can do about a kind of thing not checked (keys as in NOT_CHECKED_TEXT, or its text)
+_SHAPE_ACTION = "pass --block {kernel}=XxYxZ, or launch it with a compile-time block shape in the checked code"
+NOT_CHECKED_ACTION = {
+    "findings that depend on the unknown block shape": _SHAPE_ACTION,
+    "kernels with no admitted block shape": _SHAPE_ACTION,
+}
+
+
+def not_checked_lines(results) -> list:
+    """One line per kind of thing the rules could not check over the whole run: how many, in which
+    kernels, and what to do about it where something can be done."""
+    from ..frontend.demangle import demangle, without_parameters
+
+    kernels: dict = {}
+    for r in results:
+        for what, names in getattr(r, "not_checked_kernels", {}).items():
+            for name in names:
+                kernels.setdefault(what, {}).setdefault(without_parameters(demangle(name)), None)
+    out = []
+    for what, n in sorted(not_checked_counts(results).items()):
+        line = f"{n} {NOT_CHECKED_TEXT.get(what, what)}"
+        names = list(kernels.get(what, ()))
+        if names:
+            shown = ", ".join(names[:NAMED_KERNELS]) + (f" and {len(names) - NAMED_KERNELS} more"
+                                                         if len(names) > NAMED_KERNELS else "")
+            line += f"; in {shown}"
+        action = NOT_CHECKED_ACTION.get(what)
+        if action:
+            line += ": " + action.format(kernel=names[0].rsplit("::", 1)[-1] if len(names) == 1 else "KERNEL")
+        out.append(line)
+    return out
 
 
 def not_checked_counts(results) -> dict:

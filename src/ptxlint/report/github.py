@@ -21,16 +21,22 @@ def _command(level: str, message: str, **props) -> str:
     return f"::{level} {fields}::{_escape_data(message)}" if fields else f"::{level}::{_escape_data(message)}"
 
 
-def render(results) -> str:
+def render(results, verbose: bool = False) -> str:
+    """Annotations: the findings in source terms (all their notes with `verbose`), input errors,
+    kernels not fully analysed."""
+    from .wording import kernel_name, readable
+
     out = []
     for result in results:
         for err in result.errors:
             out.append(_command("error", err.message, file=err.path, line=err.line, col=err.column, title="ptxlint"))
         for s in getattr(result, "incomplete", ()):
-            out.append(_command("warning", f"kernel {s['kernel']} not fully analysed: {s['reason']}",
+            out.append(_command("warning", f"kernel {kernel_name(s['kernel'])} not fully analysed: {s['reason']}",
                                 file=s["path"], line=s.get("line"), title="ptxlint"))
         for d in result.diagnostics:
-            message = "\n".join([d.message, *d.notes] + ([f"fix: {d.fix}"] if d.fix else []))
+            r = readable(d)
+            message = "\n".join([r.headline, *r.notes(verbose)] + ([f"fix: {r.fix}"] if r.fix else [])
+                                + ([f"ptx: {p}" for p in r.ptx_places] if verbose else []))
             out.append(_command(_LEVEL.get(d.severity, "warning"), message,
-                                file=d.path, line=d.line, col=d.column, title=d.code))
+                                file=r.path, line=r.line, col=r.column if r.line else None, title=d.code))
     return "\n".join(out) + ("\n" if out else "")

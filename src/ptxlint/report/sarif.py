@@ -57,9 +57,11 @@ def _fingerprint(d, seen: dict) -> str:
     return f"{digest}:{seen[digest]}"
 
 
-def render(results, rules=()) -> str:
-    """`rules`: the Rule objects that ran (their docs become `tool.driver.rules`)."""
+def render(results, rules=(), verbose: bool = False) -> str:
+    """`rules`: the Rule objects that ran (their docs become `tool.driver.rules`). Messages are in
+    source terms (wording.py); `verbose`: with every note."""
     from ..rules.registry import all_rules
+    from .wording import kernel_name, readable
     from ..suppressions import DRIVER_RULES
 
     known = {r.code: r for r in list(all_rules()) + list(DRIVER_RULES)}
@@ -75,25 +77,29 @@ def render(results, rules=()) -> str:
     seen: dict = {}
     for r in results:
         for d in r.diagnostics:
-            uri, base = _uri(d.path)
+            shown = readable(d)
+            uri, base = _uri(shown.path)
             artifact = {"uri": uri}
             if base:
                 artifact["uriBaseId"] = base
-            region = {"startLine": max(d.line or 1, 1)}
-            if d.column:
-                region["startColumn"] = d.column
-            text = d.message + "".join(f"\n{n}" for n in d.notes)
+            physical = {"artifactLocation": artifact}
+            if shown.line:  # no region rather than a PTX line under a source file's name
+                physical["region"] = {"startLine": max(shown.line, 1)}
+                if shown.column:
+                    physical["region"]["startColumn"] = shown.column
+            text = shown.headline + "".join(f"\n{n}" for n in shown.notes(verbose))
             result = {
                 "ruleId": d.code,
                 "level": _LEVEL.get(d.severity, "warning"),
                 "message": {"text": text},
-                "locations": [{"physicalLocation": {"artifactLocation": artifact, "region": region}}],
+                "locations": [{"physicalLocation": physical}],
                 "partialFingerprints": {"ptxlintFingerprint/v1": _fingerprint(d, seen)},
             }
             if d.code in index:
                 result["ruleIndex"] = index[d.code]
             if d.kernel:
-                result["locations"][0]["logicalLocations"] = [{"name": d.kernel, "kind": "function"}]
+                result["locations"][0]["logicalLocations"] = [{"name": kernel_name(d.kernel), "kind": "function",
+                                                               "decoratedName": d.kernel}]
             props = {}
             if d.ptx_path and d.ptx_line:
                 props["ptx"] = f"{d.ptx_path}:{d.ptx_line}"
@@ -122,7 +128,7 @@ def render(results, rules=()) -> str:
             if s.get("line"):
                 loc["region"] = {"startLine": s["line"]}
             notifications.append({"level": "warning", "locations": [{"physicalLocation": loc}],
-                                  "message": {"text": f"kernel {s['kernel']} not fully analysed: {s['reason']}"}})
+                                  "message": {"text": f"kernel {kernel_name(s['kernel'])} not fully analysed: {s['reason']}"}})
 
     run = {
         "tool": {"driver": {

@@ -23,6 +23,7 @@ fix" grids): the fix with its `remap`, and `remapped_warps` gives the lanes' add
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from functools import reduce
 from math import gcd
@@ -239,7 +240,7 @@ def _declared_padding(declaration, siblings, verified, before: int) -> Optional[
     cols = inner.value
     row = cols * element
     used = None
-    widths = [w for w in _target_widths(cols) if w < cols and inner.is_literal]
+    widths = [w for w in _target_widths(cols) if w < cols and _resized(inner, cols, w) is not None]
     widths += [cols + p for p in range(1, PAD_LIMIT + 1)]
     for width in widths:
         if width < cols:  # a narrower row only fits when no access touches the columns it drops
@@ -252,10 +253,7 @@ def _declared_padding(declaration, siblings, verified, before: int) -> Optional[
         cost = verified(remap)
         if cost is None:
             continue
-        if inner.is_literal:
-            new_text = str(width)
-        else:
-            new_text = f"{inner.text.strip()} + {width - cols}"
+        new_text = _resized(inner, cols, width)
         before_text, after_text = declaration.written(), declaration.written(new_text)
         if width > cols:
             pad = width - cols
@@ -273,6 +271,20 @@ def _declared_padding(declaration, siblings, verified, before: int) -> Optional[
                          f"{before_text}", f"{after_text}", [edit],
                          safe=declaration.only_indexed and not siblings()["unchecked"])
     return None
+
+
+def _resized(dimension, cols: int, width: int) -> Optional[str]:
+    """The text of a dimension of value `cols` made `width`: `32` -> `33`, `N` -> `N + 1`,
+    `N + 2` -> `N + 1` or `N + 3` (a pad already written is changed, not added to); None when it
+    cannot be written so (narrowing a dimension with no written pad)."""
+    text = dimension.text.strip()
+    if dimension.is_literal:
+        return str(width)
+    padded = re.fullmatch(r"(?P<base>.*?\S)\s*\+\s*(?P<pad>\d+)", text)
+    if padded:
+        pad = int(padded.group("pad")) + width - cols
+        return padded.group("base") if pad == 0 else f"{padded.group('base')} + {pad}" if pad > 0 else None
+    return f"{text} + {width - cols}" if width > cols else None
 
 
 def _declared_swizzle(declaration, siblings, verified, before: int) -> Optional[LayoutFix]:

@@ -21,7 +21,7 @@ from typing import Optional
 
 # `__shared__ float As[16][16];`: the type and qualifiers before the name, the dimensions after
 _DECLARATION = re.compile(
-    r"__shared__\s+(?P<type>(?:[A-Za-z_][\w:<>, ]*?\s+|[A-Za-z_][\w:]*\s*\*?\s*)+?)"
+    r"__shared__\s+(?P<type>(?:__align__\s*\(\s*\d+\s*\)\s*|[A-Za-z_][\w:<>, ]*?\s+|[A-Za-z_][\w:]*\s*\*?\s*)+?)"
     r"(?P<name>[A-Za-z_]\w*)\s*(?P<dims>(?:\[[^\[\]]+\]\s*)+)\s*(?:;|=)")
 _DIMENSION = re.compile(r"\[([^\[\]]+)\]")
 _DEFINE = re.compile(r"^\s*#\s*define\s+([A-Za-z_]\w*)\s+(.+?)\s*(?://.*)?$")

@@ -135,13 +135,16 @@ def parse_shared_declarations(lines: list, path: str = "") -> list:
 
 
 def _only_indexed(lines: list, name: str, rank: int, declared_at: int) -> bool:
-    """Is every use of `name` in `lines` (but its declaration) followed by `rank` plain `[...]`?"""
+    """Is every use of `name` in `lines` (but its declaration) an element, `name` followed by
+    `rank` plain `[...]` and not its address?"""
     use = re.compile(r"(?<![\w.>])" + re.escape(name) + r"\b((?:\s*\[[^\[\]]*\])*)")
     for number, text in enumerate(lines, 1):
         if number == declared_at or name not in text:
             continue
-        for m in use.finditer(text.split("//", 1)[0]):
-            if len(_DIMENSION.findall(m.group(1))) != rank:
+        code = text.split("//", 1)[0]
+        for m in use.finditer(code):
+            # an element's address (`&As[r][c]`) may be moved by arithmetic that spells the old row
+            if len(_DIMENSION.findall(m.group(1))) != rank or re.search(r"(?<!&)&\s*$", code[:m.start()]):
                 return False
     return True
 

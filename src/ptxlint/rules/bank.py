@@ -47,6 +47,14 @@ atomic, `ldmatrix` or `stmatrix`, and from it the number of wavefronts (passes t
 the access needs, with the bank rules measured on an H100. Reports accesses that need more
 wavefronts than the same data would need without conflicts, with the lanes and bank that collide,
 and a padding or XOR swizzle that removes the conflict, checked with the same model.
+
+The fix is said in the shape of the `__shared__` declaration in the source (`As[16][16]` ->
+`As[16][17]`): the declared row is padded by 1, 2, ... elements until every access to the array
+is conflict-free and none is slower; a 1-D array is padded in its index (`s[i + i / 32]`); lanes
+that all add to one word get warp aggregation (`__ballot_sync` + `__popc`, one lane adds). Scalar
+loads that ptxas merges into one wide load are costed as that load (as measured) and reported here
+when it conflicts. `ptxlint check --fix` applies a declaration padding after compiling and checking
+the edited file.
 """,
         why_is_this_bad="""
 Each extra wavefront serialises the access: a 32-way conflict makes one load 32 times slower and

@@ -19,14 +19,13 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-# `__shared__ float As[16][16];`: the type and qualifiers before the name, the dimensions after
-_DECLARATION = re.compile(
-    r"__shared__\s+(?P<type>(?:__align__\s*\(\s*\d+\s*\)\s*|[A-Za-z_][\w:<>, ]*?\s+|[A-Za-z_][\w:]*\s*\*?\s*)+?)"
-    r"(?P<name>[A-Za-z_]\w*)\s*(?P<dims>(?:\[[^\[\]]+\]\s*)+)\s*(?:;|=)")
+# after `__shared__`: the type words, the name, then only `[...]` groups (a linear scan, no backtracking)
+_DIMENSIONS = re.compile(r"(?:\s*\[[^\[\]]+\])+\s*(?:=.*)?")
 _DIMENSION = re.compile(r"\[([^\[\]]+)\]")
-_DEFINE = re.compile(r"^\s*#\s*define\s+([A-Za-z_]\w*)\s+(.+?)\s*(?://.*)?$")
+_DEFINE = re.compile(r"\s*#\s*define\s+([A-Za-z_]\w*)\s+([^/]+)")
 _CONSTANT = re.compile(r"\b(?:constexpr|const)\s+(?:static\s+)?(?:unsigned\s+)?(?:int|unsigned|size_t|long|"
-                       r"std::size_t|uint32_t|int32_t)?\s*([A-Za-z_]\w*)\s*=\s*([^;]+);")
+                       r"std::size_t|uint32_t|int32_t)?\s*([A-Za-z_]\w*)\s*=([^;=]{1,80});")
+MAX_CONSTANT_LINE = 300  # a longer line is no constant definition worth reading (and keeps this linear)
 _ARITHMETIC = re.compile(r"[0-9\s+\-*/()%]+")
 
 # element sizes of the types a shared array usually holds (bytes)
@@ -89,6 +88,8 @@ def _constants(lines: list) -> dict:
     """Integer constants the file defines (`#define TILE 32`, `constexpr int TILE = 32;`)."""
     found: dict = {}
     for text in lines:
+        if len(text) > MAX_CONSTANT_LINE or ("define" not in text and "const" not in text):
+            continue
         m = _DEFINE.match(text) or _CONSTANT.search(text)
         if m:
             value = evaluate(m.group(2), found)
@@ -101,12 +102,12 @@ def evaluate(expression: str, constants: dict) -> Optional[int]:
     """The value of an integer expression of literals and known constants, or None."""
     text = re.sub(r"\b(\d+)[uUlL]+\b", r"\1", expression.strip())
     text = re.sub(r"[A-Za-z_]\w*", lambda m: str(constants[m.group(0)]) if m.group(0) in constants else "?", text)
-    if not text or "?" in text or not _ARITHMETIC.fullmatch(text) or "**" in text:
+    if not text or len(text) > 100 or "?" in text or not _ARITHMETIC.fullmatch(text) or "**" in text:
         return None
     try:
         value = eval(compile(text.replace("/", "//").replace("////", "//"), "<dim>", "eval"),  # noqa: S307
                      {"__builtins__": {}}, {})
-    except (SyntaxError, ZeroDivisionError, ValueError, TypeError):
+    except (SyntaxError, ZeroDivisionError, ValueError, TypeError, RecursionError, MemoryError):
         return None
     return value if isinstance(value, int) and value > 0 else None
 
@@ -124,14 +125,39 @@ def parse_shared_declarations(lines: list, path: str = "") -> list:
         if "__shared__" not in text or "extern" in text.split("__shared__", 1)[0]:
             continue
         code = text.split("//", 1)[0]
-        for m in _DECLARATION.finditer(code):
-            element = _element_type(m.group("type"))
-            dims = tuple(Dimension(d.group(1), evaluate(d.group(1), constants),
-                                   m.start("dims") + d.start(1), m.start("dims") + d.end(1))
-                         for d in _DIMENSION.finditer(m.group("dims")))
-            out.append(SharedDeclaration(path, number, m.group("name"), element, ELEMENT_BYTES.get(element), dims,
-                                         _only_indexed(lines, m.group("name"), len(dims), number)))
+        at = code.find("__shared__")
+        while at >= 0:
+            found = _declaration_at(code, at + len("__shared__"))
+            if found is not None:
+                element, name, dims_at, dims_text = found
+                dims = tuple(Dimension(d.group(1), evaluate(d.group(1), constants), dims_at + d.start(1),
+                                       dims_at + d.end(1)) for d in _DIMENSION.finditer(dims_text))
+                out.append(SharedDeclaration(path, number, name, element, ELEMENT_BYTES.get(element), dims,
+                                             _only_indexed(lines, name, len(dims), number)))
+            at = code.find("__shared__", at + 1)
     return out
+
+
+def _declaration_at(code: str, start: int) -> Optional[tuple]:
+    """(element type, name, column of the dimensions, their text) of the declaration whose
+    `__shared__` ends at `start` in `code`, or None when it is not one array on this line."""
+    end = code.find(";", start)
+    if end < 0:
+        return None
+    statement = code[start:end]
+    bracket = statement.find("[")
+    if bracket < 0 or "," in statement[bracket:].split("=", 1)[0].replace("][", ""):
+        return None
+    head = re.sub(r"__align__\s*\(\s*\d+\s*\)", lambda m: " " * len(m.group(0)), statement[:bracket])
+    if "(" in head or ")" in head or "," in head:
+        return None
+    words = head.split()
+    if len(words) < 2 or not re.fullmatch(r"[A-Za-z_]\w*", words[-1]):
+        return None
+    tail = statement[bracket:]
+    if tail.count("[") > 8 or not _DIMENSIONS.fullmatch(tail):
+        return None
+    return _element_type(" ".join(words[:-1])), words[-1], start + bracket, tail
 
 
 def _only_indexed(lines: list, name: str, rank: int, declared_at: int) -> bool:

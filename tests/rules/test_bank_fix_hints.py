@@ -42,7 +42,7 @@ def test_a_16x17_tile_whose_warps_span_two_rows_is_padded_to_16x18(findings):
     assert "declare `As[16][18]` instead of `As[16][17]`" in load.fix, load.fix
     assert load.data["fixed_wavefronts"] == load.data["ideal"]
     assert store.fix is None and store.fix_edits is None
-    assert any("no padding of `As[16][17]`" in n for n in store.notes), store.notes
+    assert any("no padding of `As[16][17]` ([16][18] to [16][49])" in n for n in store.notes), store.notes
 
 
 def test_the_near_miss_padded_to_18_has_no_column_conflict(findings):

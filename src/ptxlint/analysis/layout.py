@@ -182,8 +182,11 @@ def _layout_fix(ctx, access, declaration) -> Optional[LayoutFix]:
         return f"[{size // row}][{cols}]" if size and size % row == 0 else f"[...][{cols}]"
 
     if declaration is not None and len(declaration.dims) >= 2:
-        return _declared_padding(declaration, siblings, verified, mine_before) or \
+        fix = _declared_padding(declaration, siblings, verified, mine_before) or \
             _declared_swizzle(declaration, siblings, verified, mine_before)
+        if fix is not None:
+            return fix
+        # no change of the declared row helps: a padding of the array seen flat, in its index
     for row in rows:
         cols = row // element
         used = None
@@ -311,19 +314,26 @@ def _declared_swizzle(declaration, siblings, verified, before: int) -> Optional[
 
 def _index_padding(declaration, row: int, cols: int, width: int, element: int, before: int, cost: tuple,
                    remap, unchecked: list) -> LayoutFix:
-    """The padding of a 1-D array, which lives in its index: `sdata[i]` -> `sdata[i + i / 32]`."""
+    """The padding of an array that lives in its index: `sdata[i]` -> `sdata[i + i / 32]` (a 1-D
+    array, or one whose declared row no padding helps, seen flat with `i` its flat index)."""
+    from math import prod
+
     pad = width - cols
-    n = declaration.dims[0].value
-    total = n * declaration.element_bytes
-    padded = (total + (total + row - 1) // row * pad * element) // declaration.element_bytes
-    per = row // declaration.element_bytes
-    step = f"i / {per}" if pad * element == declaration.element_bytes else \
-        f"i / {per} * {pad * element // declaration.element_bytes}" if pad * element % declaration.element_bytes == 0 \
-        else None
+    n = prod(d.value for d in declaration.dims)
+    size = declaration.element_bytes
+    total = n * size
+    padded = (total + (total + row - 1) // row * pad * element) // size
+    per = row // size
+    step = f"i / {per}" if pad * element == size else \
+        f"i / {per} * {pad * element // size}" if pad * element % size == 0 else None
+    flat = len(declaration.dims) > 1
+    name = f"{declaration.name}_flat" if flat else declaration.name
     if step is None or width <= cols:
         what = f"lay `{declaration.written()}` out with rows of {width} {element}-byte elements instead of {cols}"
     else:
-        what = (f"pad `{declaration.written()}` in its index: declare `{declaration.name}[{padded}]` and index it as "
-                f"`{declaration.name}[i + {step}]` wherever it is indexed with `i`")
-    return LayoutFix("index-padding", what + " (a 1-D array has no row to pad)", before, cost[0], cost[1], remap,
-                     unchecked, declaration, declaration.written(), f"{declaration.name}[{padded}]")
+        what = (f"pad `{declaration.written()}` in its index: declare `{name}[{padded}]` and index it as "
+                f"`{name}[i + {step}]` wherever it is indexed with `i`")
+    why = (f" (no padding of its declared row helps; `i` is the flat index of {n} elements)" if flat
+           else " (a 1-D array has no row to pad)")
+    return LayoutFix("index-padding", what + why, before, cost[0], cost[1], remap,
+                     unchecked, declaration, declaration.written(), f"{name}[{padded}]")

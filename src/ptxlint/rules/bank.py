@@ -184,8 +184,8 @@ def _conflict_diagnostic(ctx, group: list, path, line, column, merged_from: Opti
             from ..analysis.layout import PAD_LIMIT
 
             cols = declaration.dims[-1].value
-            tried = (f"no padding of `{declaration.written()}` (`{declaration.written(str(cols + 1))}` to "
-                     f"`{declaration.written(str(cols + PAD_LIMIT))}`)")
+            outer = "".join(f"[{d.value}]" for d in declaration.dims[:-1])
+            tried = f"no padding of `{declaration.written()}` ({outer}[{cols + 1}] to {outer}[{cols + PAD_LIMIT}])"
             name = f"`{declaration.name}`"
         else:
             name = f"`{source_name(access.variables[0])}`" if len(access.variables) == 1 else "the variable"

@@ -136,3 +136,24 @@ def test_a_fix_that_fails_verification_is_left_as_text(tmp_path):
     assert report.fixed == [] and report.outcomes[0].reason.startswith("not verified: the BANK001 finding is still")
     assert "fix left as text" in report.summary()
     assert (repo / "transpose.cu").read_text() == (SAMPLES / "transpose.cu").read_text()
+
+
+TILE_HEADER = """__device__ inline float transpose_tile(const float *in) {
+    __shared__ float tile[32][32];
+    tile[threadIdx.y][threadIdx.x] = in[threadIdx.y * 32 + threadIdx.x];
+    __syncthreads();
+    return tile[threadIdx.x][threadIdx.y];
+}
+"""
+
+
+def test_a_declaration_in_an_included_header_is_fixed_there(tmp_path):
+    """The header's edit is verified by compiling the .cu with the edited header staged beside it."""
+    repo = _repo(tmp_path / "repo", ("k.cu", '#include "inc/tile.cuh"\n__global__ void k(float *out, const float *in) '
+                                             '{ out[threadIdx.y * 32 + threadIdx.x] = transpose_tile(in); }\n'))
+    (repo / "inc").mkdir()
+    (repo / "inc" / "tile.cuh").write_text(TILE_HEADER)
+    r = run_cli("check", "--no-cache", "--isolated", "--block", "32x32", "--diff", "k.cu", cwd=repo)
+    assert r.returncode == 1 and "Would fix 1 finding (BANK001 at tile.cuh:5)." in r.stderr, r.stdout + r.stderr
+    assert "-    __shared__ float tile[32][32];\n+    __shared__ float tile[32][33];" in r.stdout
+    assert r.stdout.startswith("--- a/inc/tile.cuh") and (repo / "inc" / "tile.cuh").read_text() == TILE_HEADER

@@ -29,7 +29,7 @@ def findings():
 def test_a_16x16_tile_read_down_a_column_is_padded_to_16x17(findings):
     store, load = sorted(findings["column_16x16"], key=lambda d: d.line)
     for d in (store, load):
-        assert "declare `As[16][17]` instead of `As[16][16]`" in d.fix, d.fix
+        assert "declare `As` as [16][17] instead of [16][16]" in d.fix, d.fix
         assert "[8][" not in d.fix and "verified with the bank model" in d.fix
         (edit,) = d.fix_edits["edits"]
         assert (edit["line"], edit["old"], edit["new"]) == (6, "16", "17") and d.fix_edits["safe"]
@@ -39,7 +39,7 @@ def test_a_16x17_tile_whose_warps_span_two_rows_is_padded_to_16x18(findings):
     """With a 16x16 block each warp reads two columns: [16][17] leaves that read 2-way (as measured),
     [16][18] is conflict-free; no padding helps the row store (a warp's two rows overlap banks)."""
     store, load = sorted(findings["column_16x17"], key=lambda d: d.line)
-    assert "declare `As[16][18]` instead of `As[16][17]`" in load.fix, load.fix
+    assert "declare `As` as [16][18] instead of [16][17]" in load.fix, load.fix
     assert load.data["fixed_wavefronts"] == load.data["ideal"]
     assert store.fix is None and store.fix_edits is None
     assert any("no padding of `As[16][17]` ([16][18] to [16][49])" in n for n in store.notes), store.notes
@@ -69,6 +69,6 @@ def test_a_conflicting_load_that_ptxas_merges_is_a_bank001_with_its_measured_cos
     (d,) = findings["merged_rows"]
     assert d.code == "BANK001" and d.severity == "warning"
     assert (d.data["wavefronts"], d.data["ideal"], d.data["bits"]) == (32, 4, 128)
-    assert "ptxas merges" in d.message and "declare `s[32][36]` instead of `s[32][32]`" in d.fix
+    assert "ptxas merges" in d.message and "declare `s` as [32][36] instead of [32][32]" in d.fix
     # the near miss: a merged load without a conflict stays the informational BANK002
     assert [x.code for x in findings["merged_adjacent"]] == ["BANK002"]

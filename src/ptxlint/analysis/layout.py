@@ -22,7 +22,6 @@ fix" grids): the fix with its `remap`, and `remapped_warps` gives the lanes' add
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 from functools import reduce
@@ -260,11 +259,14 @@ def _declared_padding(declaration, siblings, verified, before: int) -> Optional[
         before_text, after_text = declaration.written(), declaration.written(new_text)
         if width > cols:
             pad = width - cols
-            how = f"pad each row of `{declaration.name}` by {pad} element{'s' if pad > 1 else ''}"
+            how = f"pad each {row}-byte row by {pad} element{'s' if pad > 1 else ''}"
         else:
-            how = f"make each row of `{declaration.name}` {width} elements wide"
-        where = f"{os.path.basename(declaration.path)}:{declaration.line}"
-        text = f"{how}: declare `{after_text}` instead of `{before_text}` ({where})"
+            how = f"make each {row}-byte row {width} elements wide"
+        # the dimensions as written in the source (`[TILE_DIM][TILE_DIM + 1]`), with their values
+        # when a name stands for one
+        shape_of = lambda text: text[len(declaration.name):]  # noqa: E731
+        text = (f"{how}: declare `{declaration.name}` as {shape_of(after_text)} instead of "
+                f"{shape_of(before_text)} ({element}-byte elements)")
         if not all(d.is_literal for d in declaration.dims):
             values = "".join(f"[{d.value}]" for d in declaration.dims[:-1])
             text += f", i.e. {values}[{width}] instead of {values}[{cols}]"

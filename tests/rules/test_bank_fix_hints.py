@@ -72,3 +72,21 @@ def test_a_conflicting_load_that_ptxas_merges_is_a_bank001_with_its_measured_cos
     assert "ptxas merges" in d.message and "declare `s` as [32][36] instead of [32][32]" in d.fix
     # the near miss: a merged load without a conflict stays the informational BANK002
     assert [x.code for x in findings["merged_adjacent"]] == ["BANK002"]
+
+
+def test_the_verified_layout_api_gives_the_lanes_addresses_after_the_fix():
+    """What the HTML report draws as "after the fix": every lane of the column read on its own bank."""
+    from ptxlint.analysis.context import KernelContext
+    from ptxlint.analysis.layout import remapped_warps, verified_layout
+
+    module = parse_ptx_file(str(PTX))
+    kernel = next(f for f in module.kernels if "column_16x16" in f.name)
+    ctx = KernelContext(module, kernel, AnalysisOptions(block_overrides=[(None, (16, 1, 1), "test")]))
+    load = next(a for a in ctx.shared_accesses if a.kind == "load")
+    fix = verified_layout(ctx, load)
+    assert (fix.kind, fix.shape_before, fix.shape_after) == ("padding", "As[16][16]", "As[16][17]")
+    assert (fix.before, fix.after) == (load.wavefronts, load.ideal)
+    ((warp, lanes, addresses),) = remapped_warps(load, fix)
+    banks_before = {ctx.bank_model.bank(a // 4) for a in load.warps[0].addresses}
+    banks_after = {ctx.bank_model.bank(a // 4) for a in addresses}
+    assert (warp, len(lanes), len(banks_before), len(banks_after)) == (0, 16, 2, 16)

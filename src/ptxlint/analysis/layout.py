@@ -127,10 +127,7 @@ def suggest_layout_fix(ctx, access) -> Optional[LayoutFix]:
     shape of the source declaration when it can be read (see the module doc)."""
     if len(access.variables) != 1 or not access.determined:
         return None
-    declaration = ctx.shared_declaration(access.variables[0], access.instruction)
-    if declaration is None:
-        return _layout_fix(ctx, access, None)
-    return _layout_fix(ctx, access, declaration)
+    return _layout_fix(ctx, access, ctx.shared_declaration(access.variables[0], access.instruction))
 
 
 verified_layout = suggest_layout_fix  # the name other outputs (the HTML report) use

@@ -122,9 +122,18 @@ FAIL_ON = ["error", "warning", "info"]
               help="CPU seconds the analysis of one kernel may take (default: 5, or `analysis-budget` in the "
                    "config; 0: no limit). A kernel that needs more is reported as incomplete.")
 @config_options
+@click.option("--fix", "apply_fixes", is_flag=True,
+              help="Apply the safe fixes (BANK001 padding of a __shared__ declaration): each edit is compiled and "
+                   "checked first and kept only when its finding is gone and no new one appears.")
+@click.option("--unsafe-fixes", is_flag=True,
+              help="With --fix or --diff, also apply unsafe fixes (an edit whose meaning ptxlint cannot prove "
+                   "unchanged, e.g. an inserted __syncwarp()).")
+@click.option("--diff", "show_diff", is_flag=True,
+              help="Print the verified fixes as a unified diff instead of writing them (exit 1 when there is one).")
 def check(paths, fmt, select, ignore, verbose, exit_zero, fail_on, blocks, arches, nvcc, nvcc_args, output,
           statistics, report_unused_suppressions, no_cache, cache_dir, isolated, trust_config, jobs, shard,
-          toolkit_headers, level, analysis_budget, config_path, compile_commands):
+          toolkit_headers, level, analysis_budget, config_path, compile_commands, apply_fixes, unsafe_fixes,
+          show_diff):
     """Check .cu, .ptx files (or directories of them) and report findings."""
     from .cache import default_cache_dir
     from .commands.settings import echo_notes
@@ -166,6 +175,20 @@ def check(paths, fmt, select, ignore, verbose, exit_zero, fail_on, blocks, arche
         sys.exit(EXIT_ERROR)
     results = check_paths(paths, options)
     echo_notes(note for r in results for note in r.notes)
+    fixed = None
+    if apply_fixes or show_diff:
+        from .fixes import fix_results
+
+        fixed = fix_results(results, options, unsafe=unsafe_fixes, write=not show_diff)
+        if show_diff:
+            _emit(fixed.diff(), output)
+            click.echo(fixed.summary("Would fix").rstrip("\n"), err=True)
+            errors = [e for r in results for e in r.errors]
+            for err in errors:
+                click.echo(str(err), err=True)
+            sys.exit(EXIT_ERROR if errors else (EXIT_FINDINGS if fixed.files else EXIT_CLEAN))
+        if fixed.files:
+            results = check_paths(paths, options)  # what remains, as the files now are
     if only_unused:
         for r in results:
             r.diagnostics = [d for d in r.diagnostics if d.code == UNUSED_SUPPRESSION.code]
@@ -196,6 +219,9 @@ def check(paths, fmt, select, ignore, verbose, exit_zero, fail_on, blocks, arche
 
         _emit(text.render(results, colour=output is None and text.use_colour(sys.stdout), verbose=verbose,
                           with_errors=bool(output)), output)
+    if fixed is not None:
+        # after the report on a terminal; on stderr when stdout carries a machine format or a file
+        click.echo(fixed.summary().rstrip("\n"), err=bool(output) or fmt not in ("text", "concise") or statistics)
     if output or not errors_in_report:
         # Still tell the person at the terminal why the run failed.
         for r in results:

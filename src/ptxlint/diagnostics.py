@@ -26,6 +26,10 @@ class Diagnostic:
     notes: list = field(default_factory=list)
     fix: Optional[str] = None
     data: dict = field(default_factory=dict)
+    # the fix as source edits, for `check --fix` (fixes/): {"safe": bool, "edits": [{"path", "line",
+    # "start", "end", "old", "new"}]} (1-based line, 0-based columns, end exclusive); None when the
+    # fix is advice only. Safe: certain to keep the program's meaning; unsafe: needs --unsafe-fixes.
+    fix_edits: Optional[dict] = None
 
     def sort_key(self) -> tuple:
         return (self.path, self.line or 0, self.column or 0, self.code, self.ptx_line or 0)

@@ -38,6 +38,9 @@ MAX_COMPILE_DB_BYTES = 64 * 1024 * 1024  # a compile_commands.json (a large buil
 MAX_CACHE_ENTRY_BYTES = 16 * 1024 * 1024
 
 _roots: set = set()  # real paths of the directories inside the boundary (besides the toolkit's)
+# real path -> bytes: edited contents that reads see in place of the file's (`check --fix` verifies
+# an edit by checking the edited text before it writes anything; see `overlaid`)
+_overlay: dict = {}
 
 
 class Refused(OSError):
@@ -144,6 +147,35 @@ def is_trusted(path: str) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------
+# Edited contents (check --fix)
+
+
+class overlaid:
+    """`with overlaid({path: text}):` every read through the gate of one of these (trusted) files
+    sees `text` instead of the file, which is not written: `check --fix` compiles and checks an
+    edit this way before it keeps it. nvcc reads headers itself: frontend/nvcc.py stages the
+    overlaid ones (`overlay_files`)."""
+
+    def __init__(self, contents: dict) -> None:
+        self._contents = {os.path.realpath(p): (t.encode() if isinstance(t, str) else t) for p, t in contents.items()}
+
+    def __enter__(self):
+        _overlay.update(self._contents)
+        _read_lines.cache_clear()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for path in self._contents:
+            _overlay.pop(path, None)
+        _read_lines.cache_clear()
+
+
+def overlay_files() -> dict:
+    """{real path: bytes} of the files read with edited contents now (empty outside `overlaid`)."""
+    return dict(_overlay)
+
+
+# ---------------------------------------------------------------------------------------------
 # Reading
 
 
@@ -155,6 +187,12 @@ def read_bytes(path: str, limit: int = MAX_SOURCE_BYTES, *, bounded: bool = True
         raise Refused(str(path), "not a file name")
     if bounded and not is_trusted(path):
         raise Refused(path, "outside the checked repository")
+    if _overlay:
+        edited = _overlay.get(os.path.realpath(path))
+        if edited is not None:
+            if len(edited) > limit:
+                raise Refused(path, f"larger than {_size(limit)}")
+            return edited
     try:
         # O_NONBLOCK: opening a FIFO does not wait for a writer; fstat then rejects it.
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
@@ -211,7 +249,7 @@ def read_lines(path: str) -> Optional[list]:
         st = os.stat(path)
     except (OSError, ValueError):
         return None
-    found = _read_lines(path, st.st_mtime_ns, st.st_size, st.st_ino)
+    found = _read_lines(path, st.st_mtime_ns, st.st_size, st.st_ino, len(_overlay))
     return list(found) if found is not None else None
 
 

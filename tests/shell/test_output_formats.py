@@ -127,7 +127,9 @@ def test_sarif_of_every_real_rule_family_validates(project):
     repo = Path(__file__).resolve().parents[2]
     inputs = [repo / "validation" / "sync" / "labelled.sm_90.ptx", repo / "samples" / "smem_row_col.sm_90.ptx",
               repo / "validation" / "reference" / "smem_patterns_h100.sm_90.ptx",
-              repo / "validation" / "global_race" / "global_race.sm_90.ptx"]
+              repo / "validation" / "global_race" / "global_race.sm_90.ptx",
+              # BANK002 (loads ptxas merges into a conflict-free wide load: merged_adjacent)
+              repo / "tests" / "rules" / "data" / "bank_fix_hints.sm_90.ptx"]
     # a declared shape: without one, races between warps are not reported (a one-warp block has none)
     r = project.run("check", "--no-cache", "--isolated", "--ignore", "TEST", "--block", "256", "--format", "sarif",
                     *inputs)

@@ -114,8 +114,8 @@ PADDED_TWINS = {
     ("setRowReadColPad2", 36): ("setRowReadColPad", 14, "[32][33] instead of [32][34]"),
     ("setRowReadColDyn", 14): ("setRowReadColDynPad", 27, "[...][33] instead of [...][32]"),
     ("transposeSmem", 30): ("transposeSmemPad", 46, "[32][33] instead of [32][32]"),
-    ("mmaTile<64>", 29): ("mmaTile<72>", 29, "[16][9] instead of [16][8]"),
-    ("mmaTile<64>", 30): ("mmaTile<72>", 30, "[8][9] instead of [8][8]"),
+    ("mmaTile<64>", 29): ("mmaTile<72>", 29, "[16][72] instead of [16][64]"),
+    ("mmaTile<64>", 30): ("mmaTile<72>", 30, "[8][72] instead of [8][64]"),
 }
 
 

@@ -162,6 +162,7 @@ class VectorizedLoads:
     members: list
     bits: int
     warps: list = field(default_factory=list)  # WarpCost of each warp, summed over loop iterations
+    merged: Optional[MemoryAccess] = None  # the wide load itself (per-lane addresses), for a layout fix
 
     @property
     def wavefronts(self) -> int:
@@ -208,7 +209,7 @@ def find_vectorizable_loads(ctx, accesses: list) -> list:
                     merged = _merged_load_cost(ctx, run[0], 32 * width)
                     if merged is None:
                         continue
-                    group = VectorizedLoads(run, 32 * width, [w.cost for w in merged.warps if w.addresses])
+                    group = VectorizedLoads(run, 32 * width, [w.cost for w in merged.warps if w.addresses], merged)
                     used.update(id(r) for r in run)
                     groups.append(group)
                     break

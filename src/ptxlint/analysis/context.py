@@ -149,3 +149,22 @@ class KernelContext:
     def position(self, ins: Instruction) -> tuple:
         """(path, line, column) to report a finding on `ins`."""
         return source_position(ins, self.module.path)
+
+    def shared_declaration(self, variable: str, near: Instruction):
+        """The source declaration (frontend.declarations.SharedDeclaration) of the shared variable
+        `variable` (its PTX name) that the access `near` uses, with every dimension known; None
+        when the source cannot be read (outside the repository, PTX only) or does not declare it
+        in a form the declaration parser knows (`extern __shared__`, several lines)."""
+        cache = self.__dict__.setdefault("_shared_declarations", {})
+        if variable not in cache:
+            from ..frontend.declarations import find_shared_declaration
+            from ..frontend.sourcemap import is_toolkit_header
+            from ..gate import read_lines
+            from .layout import source_name
+
+            declared = next((v for v in self.module.variables + self.function.variables if v.name == variable), None)
+            size = declared.size_bytes if declared is not None else None
+            path, line, _ = self.position(near)
+            files = [f for f in self.module.files.values() if not is_toolkit_header(f)]
+            cache[variable] = find_shared_declaration(source_name(variable), size, (path, line), files, read_lines)
+        return cache[variable]

@@ -197,6 +197,20 @@ def _stage(real: str, content: bytes, tmp: str, options: CompileOptions) -> tupl
         fh.write(content)
     prefixes = {copy: real}
     links = 0
+    # headers under the source's folder with edited contents (check --fix verifying an edit): a
+    # copy beside the staged source, which `#include "..."` finds before the original
+    from ..gate import overlay_files
+
+    folder = os.path.realpath(os.path.dirname(real))
+    for path, edited in overlay_files().items():
+        relative = os.path.relpath(path, folder)
+        if path == os.path.realpath(real) or relative.startswith(os.pardir) or os.path.isabs(relative):
+            continue
+        staged_header = os.path.join(tmp, "src", relative)
+        os.makedirs(os.path.dirname(staged_header), exist_ok=True)
+        with open(staged_header, "wb") as fh:
+            fh.write(edited)
+        prefixes[staged_header] = os.path.join(os.path.dirname(real), relative)
 
     def safe_dir(directory: str) -> str:
         nonlocal links

@@ -7,8 +7,14 @@ from ..diagnostics import Diagnostic
 
 
 def merged_loads_in_sass(ctx, assumptions: list):
-    """BANK002 findings for the SASS loads that ptxas made of several PTX loads."""
+    """BANK002 findings for the SASS loads that ptxas made of several PTX loads (those with a bank
+    conflict that BANK001 reports are left to it)."""
+    from .bank import conflicting_merged_loads
+
+    in_bank001 = {tuple(id(m) for m in members) for _, members, _, _ in conflicting_merged_loads(ctx)}
     for s in ctx.sass_accesses:
+        if tuple(id(m) for m in s.ptx) in in_bank001:
+            continue
         if s.how != "merged" or s.wavefronts is None:
             continue
         members = s.ptx

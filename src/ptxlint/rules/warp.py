@@ -78,5 +78,29 @@ def _report(ctx, found: list, memory: str):
     notes += sorted(set(c.first.notes) | set(c.second.notes))
     fix = ("put `__syncwarp()` between each write and the reads of other lanes (and between those reads and "
            "the next write), or exchange the values with `__shfl_*_sync`")
-    yield diagnostic(ctx, "WARP001", "error", b, message, notes, fix,
-                     {"hazard": c.hazard, "threads": list(c.threads), "lines": lines})
+    found_diagnostic = diagnostic(ctx, "WARP001", "error", b, message, notes, fix,
+                                  {"hazard": c.hazard, "threads": list(c.threads), "lines": lines})
+    found_diagnostic.fix_edits = _syncwarp_insertions(ctx, found)
+    yield found_diagnostic
+
+
+def _syncwarp_insertions(ctx, found: list):
+    """The edit `check --fix --unsafe-fixes` tries: a `__syncwarp();` line before each line whose
+    access depends on another lane's access on an earlier line of the same file. None when some
+    pair of accesses shares a line (`v[t] += v[t + 16]`: no line between them) or spans files.
+    Unsafe: `__syncwarp()` must be reached by every lane its mask names, which the source's
+    control flow decides (and a brace-less `if` above the line would change meaning)."""
+    before_lines = set()
+    path = None
+    for conflict in found:
+        first = ctx.position(conflict.first.instruction)
+        second = ctx.position(conflict.second.instruction)
+        earlier, later = sorted((first, second), key=lambda p: p[1] or 0)
+        if earlier[0] != later[0] or not earlier[1] or earlier[1] == later[1] or path not in (None, later[0]):
+            return None
+        path = later[0]
+        before_lines.add(later[1])
+    if not before_lines or path is None or path.endswith(".ptx"):
+        return None
+    return {"safe": False, "edits": [{"path": path, "line": line, "start": 0, "end": 0, "old": "",
+                                      "new": "__syncwarp();\n", "indent": True} for line in sorted(before_lines)]}

@@ -228,8 +228,10 @@ def _register_subcommands() -> None:
     from .commands.accesses import accesses
     from .commands.kernels import kernels
     from .commands.launches import launches
+    from .commands.report import report
 
     main.add_command(accesses)
+    main.add_command(report)
     main.add_command(kernels)
     main.add_command(launches)
 

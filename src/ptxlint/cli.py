@@ -107,9 +107,12 @@ FORMATS = ["text", "concise", "json", "sarif", "github"]
 @click.option("--analysis-budget", "analysis_budget", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
               help="CPU seconds the analysis of one kernel may take (default: 5, or `analysis-budget` in the "
                    "config; 0: no limit). A kernel that needs more is reported as incomplete.")
+@click.option("--report", "report_path", default=None, type=click.Path(dir_okay=False), metavar="FILE",
+              help="Also write the HTML report (as `ptxlint report`) of the checked files to FILE; the text "
+                   "output links each finding to its kernel there.")
 def check(paths, fmt, select, ignore, blocks, arches, nvcc, nvcc_args, output, statistics,
           report_unused_suppressions, no_cache, cache_dir, isolated, trust_config, jobs, shard, toolkit_headers, level,
-          analysis_budget):
+          analysis_budget, report_path):
     """Check .cu, .ptx files (or directories of them) and report findings."""
     from .cache import default_cache_dir
 
@@ -137,6 +140,15 @@ def check(paths, fmt, select, ignore, blocks, arches, nvcc, nvcc_args, output, s
         click.echo(f"ptxlint: {err.message}", err=True)
         sys.exit(EXIT_ERROR)
     results = check_paths(paths, options)
+    report = None
+    if report_path:
+        from .commands.report import build_report, report_links, write_report
+
+        doc, _ = build_report(paths, options, results)
+        write_report(doc, report_path)
+        report = (report_path, report_links(doc, report_path))
+        if fmt != "text" or statistics:
+            click.echo(f"ptxlint: report written to {report_path}", err=True)
     if statistics:
         _emit(_statistics(results), output)
     elif fmt == "json":
@@ -158,7 +170,7 @@ def check(paths, fmt, select, ignore, blocks, arches, nvcc, nvcc_args, output, s
     else:
         from .report import text
 
-        _emit(text.render(results, colour=output is None and text.use_colour(sys.stdout)), output)
+        _emit(text.render(results, colour=output is None and text.use_colour(sys.stdout), report=report), output)
     if output and any(r.errors for r in results):
         # The report went to a file; still tell the person at the terminal why the run failed.
         for r in results:

@@ -214,7 +214,7 @@ def _global(a: dict, kernel: str) -> str:
     p = a.get("picture")
     if p:
         step = f", iteration {p['iteration']}" if p.get("iteration", 1) > 1 else ""
-        caption = (f"{'Before the fix, warp' if role == 'before' else 'Warp'} {p['warp']}{step}: {p['active_lanes']} lanes touch {p['count']} sector"
+        caption = (f"Warp {p['warp']}{step}: {p['active_lanes']} lanes touch {p['count']} sector"
                    f"{'s' if p['count'] != 1 else ''} of 32 bytes (ideal {p['ideal']}); offsets from the first sector.")
         labels = {s: str(t).replace(f"kernel parameter {kernel}_param_", "param ") for s, t in p["labels"].items()}
         picture = svg.sector_grid(p["lanes"], p["sectors"], labels, caption,

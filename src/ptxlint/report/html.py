@@ -21,7 +21,7 @@ code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font
 .muted{color:#5d6875}.kernel{background:#fff;border:1px solid #dde1e6;border-radius:8px;padding:14px 18px;margin:18px 0}
 table{border-collapse:collapse}td,th{padding:2px 10px 2px 0;text-align:left;vertical-align:top}
 th{font-weight:600;color:#3c4652}.num{text-align:right;font-variant-numeric:tabular-nums}
-.access{border-top:1px solid #eceef1;padding:8px 0}.figures{display:flex;flex-wrap:wrap;gap:18px;align-items:flex-start}
+.access{border-top:1px solid #eceef1;padding:5px 0}.figures{display:flex;flex-wrap:wrap;gap:18px;align-items:flex-start}
 figure{margin:4px 0}figcaption{font-size:12.5px;color:#3c4652;max-width:380px}
 .bad{color:#b3261e;font-weight:600}.good{color:#2e7d4f;font-weight:600}
 .finding{margin:6px 0;padding:6px 10px;border-left:4px solid #e0a100;background:#fffbea}
@@ -119,22 +119,34 @@ def _kernel(f: dict, k: dict) -> str:
     out.extend(_finding(d) for d in findings)
     if not findings:
         out.append('<p class="muted">None.</p>')
+    out.append(_occupancy(k))
     if "incomplete" not in k:
         shared = [a for a in k["accesses"] if a["space"] == "shared"]
         const = [a for a in k["accesses"] if a["space"] == "const"]
         glob = [a for a in k["accesses"] if a["space"] == "global"]
         if shared:
             out.append(f"<h3>Shared memory: lanes and banks ({len(shared)} accesses)</h3>")
-            out.extend(_shared(a, k["name"]) for a in shared)
+            out.extend(_shared(a, k["name"], first) for a, first in _first_of_line(shared))
         if glob:
             out.append(f"<h3>Global memory: 32-byte sectors ({len(glob)} accesses)</h3>")
-            out.extend(_global(a, k["name"]) for a in glob)
+            out.extend(_global(a, k["name"], first) for a, first in _first_of_line(glob))
         if const:
             out.append(f"<h3>Constant memory ({len(const)} accesses)</h3>")
             out.append(_const(const))
-    out.append(_occupancy(k))
     out.append("</article>")
     return "".join(out)
+
+
+def _first_of_line(accesses: list) -> list:
+    """[(access, whether it is the first of its source line and kind)]: an unrolled loop's copies
+    of one access draw the same picture, so only the first is shown open."""
+    seen = set()
+    out = []
+    for a in accesses:
+        key = (a["path"], a["line"], a["op"], a["bits"], tuple(a["variables"]))
+        out.append((a, key not in seen or not a["line"]))
+        seen.add(key)
+    return out
 
 
 def _where(a: dict) -> str:
@@ -142,17 +154,17 @@ def _where(a: dict) -> str:
     return f"{_e(line)} <span class=\"muted\">(PTX line {_e(a['ptx_line'])}, {_e(a['instruction'])})</span>"
 
 
-def _shared(a: dict, kernel: str) -> str:
+def _shared(a: dict, kernel: str, first: bool = True) -> str:
     attrs = _data(ptx_line=a["ptx_line"], line=a["line"], op=a["op"], bits=a["bits"], iterations=a["iterations"],
                   wavefronts=a["wavefronts"], ideal=a["ideal"], ways=a["ways"])
     what = f"{a['bits']}-bit {a['op']} of <code>{_e(_variables(a, kernel)) or 'shared memory'}</code>"
-    out = [f'<div class="access shared"{attrs}><div>{_where(a)}: {what}</div>']
+    out = [f'<div class="access shared"{attrs}><div>{_where(a)}: {what}']
     if a["wavefronts"] is None:
-        out.append(f'<p class="muted">Addresses not known: {_e(a.get("unknown"))}</p></div>')
+        out.append(f'</div><p class="muted">Addresses not known: {_e(a.get("unknown"))}</p></div>')
         return "".join(out)
     cls = "bad" if a["wavefronts"] > a["ideal"] else "good"
-    out.append(f'<div><span class="{cls}">{a["ways"]}-way</span>: <b>{a["wavefronts"]}</b> wavefronts per block, '
-               f'ideal {a["ideal"]}{_iterations(a)}</div>')
+    out.append(f' &middot; <span class="{cls}">{a["ways"]}-way</span>: <b>{a["wavefronts"]}</b> wavefronts per '
+               f'block, ideal {a["ideal"]}{_iterations(a)}</div>')
     if a.get("sass_merge"):
         m = a["sass_merge"]
         out.append(f'<div class="muted">ptxas merges PTX lines {_e(m["ptx_lines"])} into one {m["bits"]}-bit load: '
@@ -160,7 +172,8 @@ def _shared(a: dict, kernel: str) -> str:
     p = a.get("picture")
     if p:
         # conflicts are shown open; a conflict-free access's grid is one click away
-        out.append(f'<details{" open" if a["wavefronts"] > a["ideal"] else ""}><summary>lanes and banks of warp '
+        shown = first and a["wavefronts"] > a["ideal"]
+        out.append(f'<details{" open" if shown else ""}><summary>lanes and banks of warp '
                    f'{p["warp"]}{" before and after the fix" if p.get("after") else ""}</summary><div class="figures">')
         out.append(_bank_figure(p, "before" if p.get("after") else "warp"))
         if p.get("after"):
@@ -197,19 +210,19 @@ def _bank_figure(p: dict, role: str, before: dict = None) -> str:
     return f"<figure>{picture}<figcaption>{_e(caption)}</figcaption></figure>"
 
 
-def _global(a: dict, kernel: str) -> str:
+def _global(a: dict, kernel: str, first: bool = True) -> str:
     attrs = _data(ptx_line=a["ptx_line"], line=a["line"], op=a["op"], bits=a["bits"], requests=a["requests"],
                   sectors=a["sectors"], ideal_sectors=a["ideal_sectors"])
     what = f"{a['bits']}-bit {a['op']} through <code>{_e(_variables(a, kernel)) or 'a global address'}</code>"
-    out = [f'<div class="access global"{attrs}><div>{_where(a)}: {what}</div>']
+    out = [f'<div class="access global"{attrs}><div>{_where(a)}: {what}']
     if a["sectors"] is None:
         extra = ""
         if a.get("sectors_range"):
             extra = f" ({a['sectors_range'][0]} to {a['sectors_range'][1]} sectors per block)"
-        out.append(f'<p class="muted">Addresses not known: {_e(a.get("unknown"))}{_e(extra)}</p></div>')
+        out.append(f'</div><p class="muted">Addresses not known: {_e(a.get("unknown"))}{_e(extra)}</p></div>')
         return "".join(out)
     cls = "bad" if a["sectors"] > a["ideal_sectors"] else "good"
-    out.append(f'<div><span class="{cls}"><b>{a["sectors"]}</b> sectors</span> per block, ideal '
+    out.append(f' &middot; <span class="{cls}"><b>{a["sectors"]}</b> sectors</span> per block, ideal '
                f'{a["ideal_sectors"]}, in {a["requests"]} requests{_iterations(a)}</div>')
     p = a.get("picture")
     if p:
@@ -219,11 +232,11 @@ def _global(a: dict, kernel: str) -> str:
         labels = {s: str(t).replace(f"kernel parameter {kernel}_param_", "param ") for s, t in p["labels"].items()}
         picture = svg.sector_grid(p["lanes"], p["sectors"], labels, caption,
                                   _data(warp=p["warp"], warp_sectors=p["count"], warp_ideal_sectors=p["ideal"]))
-        out.append(f'<details{" open" if a["sectors"] > a["ideal_sectors"] else ""}><summary>sectors of warp '
+        shown = first and a["sectors"] > a["ideal_sectors"]
+        assumptions = "".join(f'<div class="muted">assumes: {_e(note)}</div>' for note in a.get("assumptions", []))
+        out.append(f'<details{" open" if shown else ""}><summary>sectors of warp '
                    f'{p["warp"]}</summary><div class="figures"><figure>{picture}<figcaption>{_e(caption)}'
-                   "</figcaption></figure></div></details>")
-    for note in a.get("assumptions", []):
-        out.append(f'<div class="muted">assumes: {_e(note)}</div>')
+                   f"</figcaption></figure></div>{assumptions}</details>")
     out.append("</div>")
     return "".join(out)
 

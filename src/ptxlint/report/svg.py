@@ -139,14 +139,15 @@ def occupancy_curve(points: list, current_threads: int, caption: str, max_warps_
         y = py(pct / 100)
         out.append(f'<path class="grid-line" d="M{left} {y:.1f}h{plot_w}"/>'
                    f'<text x="{left - 4}" y="{y + 4:.1f}" class="tick" text-anchor="end">{pct}%</text>')
-    for t in range(lo, hi + 1, 128 if hi - lo > 512 else 64):
+    step = 128 if hi - lo > 512 else 64
+    for t in [lo] + [t for t in range(step, hi + 1, step) if t - lo >= step // 2]:
         out.append(f'<text x="{px(t):.1f}" y="{top + plot_h + 14}" class="tick" text-anchor="middle">{t}</text>')
     out.append(f'<text x="{left + plot_w / 2}" y="{top + plot_h + 30}" class="axis" text-anchor="middle">'
                f'threads per block</text>')
     if lo <= current_threads <= hi:
         x = px(current_threads)
         out.append(f'<path class="current" d="M{x:.1f} {top}v{plot_h}"/>'
-                   f'<text x="{x + 3:.1f}" y="{top + 10}" class="tick">this block ({current_threads})</text>')
+                   f'<text x="{x + 4:.1f}" y="{top + plot_h - 6}" class="tick">this block ({current_threads})</text>')
     path = " ".join(f"{'M' if i == 0 else 'L'}{px(p['threads']):.1f} {py(p['occupancy']):.1f}"
                     for i, p in enumerate(points))
     out.append(f'<path class="curve" d="{path}"/>')

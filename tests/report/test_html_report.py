@@ -78,13 +78,20 @@ def test_check_links_each_finding_to_its_kernel_in_the_report(transpose_check):
         assert d["code"] in [f.data("code") for f in articles[anchor].find_all("div", "finding")]
 
 
-def test_check_json_output_is_unchanged_by_report(tmp_path):
+def test_check_json_output_is_unchanged_by_report_and_the_race_witness_stands_out(tmp_path):
     ptx = SAMPLES / "smem_race.sm_90.ptx"
     plain = run_cli("check", "--no-cache", "--format", "json", ptx)
     with_report = run_cli("check", "--no-cache", "--format", "json", "--report", tmp_path / "r.html", ptx)
     assert json.loads(with_report.stdout) == json.loads(plain.stdout)
     assert f"report written to {tmp_path / 'r.html'}" in with_report.stderr
-    assert (tmp_path / "r.html").stat().st_size > 0
+    # the race's witness threads stand out; the notes that name no thread do not
+    root, _ = parse((tmp_path / "r.html").read_text())
+    race = [f for f in root.find_all("div", "finding") if f.data("code") == "RACE001"]
+    assert race
+    for finding in race:
+        witnesses = finding.find_all("li", "witness")
+        assert len(witnesses) == 1 and "thread 0 (threadIdx.x=0, warp 0 lane 0) writes" in witnesses[0].text()
+        assert len(finding.find_all("li")) > 1
 
 
 def test_the_after_grid_is_the_verified_padding_of_the_finding(transpose_check):

@@ -8,6 +8,7 @@ test or a script may want are on `data-*` attributes of the elements that show t
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 from . import svg
@@ -35,6 +36,8 @@ svg .cell{stroke:#fff;stroke-width:.5}
 .index td{padding-right:14px}a{color:#1f5fbf}summary{cursor:pointer;color:#3c4652;font-size:12.5px}
 """
 
+# a race's witness threads, as rules/race.py describes them: "thread 5 (threadIdx.x=5, warp 0 lane 5)"
+_WITNESS = re.compile(r"\bthread \d+ \(threadIdx")
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
 
@@ -81,7 +84,7 @@ def render(doc: dict) -> str:
         for k in f["kernels"]:
             out.append(_kernel(f, k))
     if doc.get("other_findings"):
-        out.append("<h3>Findings of modules not drawn here</h3>")
+        out.append("<h3>Other findings (of no kernel drawn above: another architecture, or the whole file)</h3>")
         out.extend(_finding(d) for d in doc["other_findings"])
     out.append("</main></body></html>\n")
     return "".join(out)
@@ -284,8 +287,7 @@ def _finding(d: dict) -> str:
         out.append(f'<pre class="source">{_e(d["line"])} | {_e(d["source"])}</pre>')
     items = []
     for note in d["notes"]:
-        witness = note.startswith("thread ") or " lane " in note and "thread" in note
-        cls = ' class="witness"' if witness else ""
+        cls = ' class="witness"' if _WITNESS.search(note) else ""
         items.append(f"<li{cls}>{_e(note)}</li>")
     if d.get("fix"):
         items.append(f'<li><span class="good">fix</span>: {_e(d["fix"])}</li>')

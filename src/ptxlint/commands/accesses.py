@@ -22,13 +22,14 @@ def kernel_report(module, function, options: AnalysisOptions) -> dict:
     return context_report(KernelContext(module, function, options))
 
 
-def context_report(ctx: KernelContext) -> dict:
-    """The `accesses` JSON object of the kernel `ctx` analyses."""
+def context_report(ctx: KernelContext, entries=None) -> dict:
+    """The `accesses` JSON object of the kernel `ctx` analyses (`entries`: its access_entries, when
+    the caller has them)."""
     module, function = ctx.module, ctx.function
     return {
         "name": function.name, "demangled": without_parameters(demangle(function.name)),
         "block": list(ctx.launch.dims), "block_source": ctx.launch.source, "arch": module.arch,
-        "accesses": [entry for entry, _ in access_entries(ctx)],
+        "accesses": [entry for entry, _ in (access_entries(ctx) if entries is None else entries)],
     }
 
 

@@ -88,7 +88,8 @@ def _ptx_static_smem(module, function) -> int:
 def kernel_rows(path: str, options, level: str, arch: Optional[str], dynamic: list,
                 kernel_glob: Optional[str] = None, compile_options=None, module=None) -> tuple:
     """The `kernels` rows of one file and notes about how they were obtained. `module`: the file's
-    PTX already parsed (for a `.cu`, with its `ptx_text`), so that a caller does not compile it twice."""
+    PTX already parsed (for a `.cu`, with its `ptx_text`), so that a caller does not compile it twice;
+    `options` then already hold the launches found for it (file_check.with_launches)."""
     from ..analysis.launch import kernel_matches
     from ..analysis.mix import ptx_mix, sass_mix
     from ..analysis.occupancy import limits_for, occupancy
@@ -100,6 +101,7 @@ def kernel_rows(path: str, options, level: str, arch: Optional[str], dynamic: li
     notes = []
     program = None
     ptx_text = None
+    given = module is not None
     if path.endswith(PTX_INPUTS):
         if module is not None:
             from ..frontend.parser import read_ptx_file
@@ -137,7 +139,7 @@ def kernel_rows(path: str, options, level: str, arch: Optional[str], dynamic: li
         level = "sass"
     target = arch or (program.arch if program else None) or (module.arch if module else None) or "sm_90"
     limits = limits_for(target)
-    if module is not None:
+    if module is not None and not given:
         from ..api import with_launches
 
         options = with_launches(path, module, options)

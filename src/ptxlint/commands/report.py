@@ -136,9 +136,10 @@ def _kernel_data(module, function, options) -> dict:
     from ..analysis.context import KernelContext
 
     ctx = KernelContext(module, function, options)
-    doc = context_report(ctx)
+    entries = access_entries(ctx)
+    doc = context_report(ctx, entries)
     pictures = []
-    for entry, access in access_entries(ctx):
+    for entry, access in entries:
         if entry["space"] == "shared":
             pictures.append(shared_picture(ctx, entry, access))
         elif entry["space"] == "global":
@@ -173,8 +174,7 @@ def file_data(plan, kernel_glob: Optional[str] = None) -> dict:
             data["anchor"] = kernel_anchor(module.path, f.name)
             out["kernels"].append(data)
         try:
-            rows, notes = kernel_rows(plan.path, plan.analysis, "ptx", plan.analysis.arch, [], kernel_glob,
-                                      module=module)
+            rows, notes = kernel_rows(plan.path, options, "ptx", plan.analysis.arch, [], kernel_glob, module=module)
         except (InputError, ValueError) as err:
             rows, notes = [], [f"resources and occupancy unknown: {getattr(err, 'message', None) or err}"]
         out["notes"] = notes

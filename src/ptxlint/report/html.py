@@ -32,7 +32,7 @@ pre.source{margin:4px 0;padding:4px 8px;background:#f0f2f5;border-radius:4px;whi
 svg text{font:10px system-ui,sans-serif;fill:#3c4652}svg .axis{font-weight:600}
 svg .grid-bg{fill:#f3f4f6;stroke:#c9ced6}svg .grid-line{stroke:#d7dbe1;stroke-width:1;fill:none}
 svg .curve{fill:none;stroke:#58606b;stroke-width:1.5}svg .current{stroke:#1d232b;stroke-dasharray:4 3}
-svg .cell{stroke:#fff;stroke-width:.5}
+svg .cell{stroke:#fff;stroke-width:.5}.bank-grid .cell:not(.conflict){fill:#4c9a6a}.sector-grid .cell{fill:#4a7fb5}
 .index td{padding-right:14px}a{color:#1f5fbf}summary{cursor:pointer;color:#3c4652;font-size:12.5px}
 """
 

@@ -50,12 +50,15 @@ def bank_grid(cells: list, banks: int, caption: str, extra_attrs: str = "") -> s
         if (lane, bank) in seen:
             continue
         seen.add((lane, bank))
-        cls = "cell conflict" if depth > 1 else "cell"
-        tip = (f"lane {lane}: bank {bank}, word {word}; the bank serves {depth} "
-               f"{'distinct words' if depth > 1 else 'word'} in this phase")
-        out.append(f'<rect class="{cls}" x="{left + bank * CELL}" y="{top + lane * CELL}" width="{CELL}" '
-                   f'height="{CELL}" fill="{conflict_colour(depth, worst)}" data-lane="{lane}" data-bank="{bank}" '
-                   f'data-depth="{depth}"><title>{escape(tip)}</title></rect>')
+        # the fill of a conflict-free cell comes from the page's style: a report holds thousands
+        if depth > 1:
+            tip = f"lane {lane}: word {word} on bank {bank}, one of {depth} distinct words the bank serves in turn"
+            out.append(f'<rect class="cell conflict" x="{left + bank * CELL}" y="{top + lane * CELL}" width="{CELL}" '
+                       f'height="{CELL}" fill="{conflict_colour(depth, worst)}" data-lane="{lane}" data-bank="{bank}" '
+                       f'data-depth="{depth}"><title>{escape(tip)}</title></rect>')
+        else:
+            out.append(f'<rect class="cell" x="{left + bank * CELL}" y="{top + lane * CELL}" width="{CELL}" '
+                       f'height="{CELL}" data-lane="{lane}" data-bank="{bank}" data-depth="{depth}"/>')
     out.append("</svg>")
     return "".join(out)
 
@@ -111,8 +114,7 @@ def sector_grid(lanes: list, sectors: list, labels: dict, caption: str, extra_at
     for lane, ss in lanes:
         for s in ss:
             out.append(f'<rect class="cell" x="{left + lane * CELL}" y="{top + row_of[s] * CELL}" width="{CELL}" '
-                       f'height="{CELL}" fill="#4a7fb5" data-lane="{lane}" data-sector="{s}"><title>lane {lane}: '
-                       f'sector at {escape(str(labels[s]))}</title></rect>')
+                       f'height="{CELL}" data-lane="{lane}" data-sector="{s}"/>')
     out.append("</svg>")
     return "".join(out)
 

@@ -130,10 +130,13 @@ FAIL_ON = ["error", "warning", "info"]
                    "unchanged, e.g. an inserted __syncwarp()).")
 @click.option("--diff", "show_diff", is_flag=True,
               help="Print the verified fixes as a unified diff instead of writing them (exit 1 when there is one).")
+@click.option("--report", "report_path", default=None, type=click.Path(dir_okay=False), metavar="FILE",
+              help="Also write the HTML report (as `ptxlint report`) of the checked files to FILE; the text "
+                   "output links each finding to its kernel there.")
 def check(paths, fmt, select, ignore, verbose, exit_zero, fail_on, blocks, arches, nvcc, nvcc_args, output,
           statistics, report_unused_suppressions, no_cache, cache_dir, isolated, trust_config, jobs, shard,
           toolkit_headers, level, analysis_budget, config_path, compile_commands, apply_fixes, unsafe_fixes,
-          show_diff):
+          show_diff, report_path):
     """Check .cu, .ptx files (or directories of them) and report findings."""
     from .cache import default_cache_dir
     from .commands.settings import echo_notes
@@ -189,6 +192,15 @@ def check(paths, fmt, select, ignore, verbose, exit_zero, fail_on, blocks, arche
             sys.exit(EXIT_ERROR if errors else (EXIT_FINDINGS if fixed.files else EXIT_CLEAN))
         if fixed.files:
             results = check_paths(paths, options)  # what remains, as the files now are
+    report = None
+    if report_path:
+        from .commands.report import build_report, report_links, write_report
+
+        doc, _ = build_report(paths, options, results)
+        write_report(doc, report_path)
+        report = (report_path, report_links(doc, report_path))
+        if fmt != "text" or statistics:
+            click.echo(f"ptxlint: report written to {report_path}", err=True)
     if only_unused:
         for r in results:
             r.diagnostics = [d for d in r.diagnostics if d.code == UNUSED_SUPPRESSION.code]
@@ -218,7 +230,7 @@ def check(paths, fmt, select, ignore, verbose, exit_zero, fail_on, blocks, arche
         from .report import text
 
         _emit(text.render(results, colour=output is None and text.use_colour(sys.stdout), verbose=verbose,
-                          with_errors=bool(output)), output)
+                          with_errors=bool(output), report=report), output)
     if fixed is not None:
         # after the report on a terminal; on stderr when stdout carries a machine format or a file
         click.echo(fixed.summary().rstrip("\n"), err=bool(output) or fmt not in ("text", "concise") or statistics)
@@ -327,8 +339,10 @@ def _register_subcommands() -> None:
     from .commands.accesses import accesses
     from .commands.kernels import kernels
     from .commands.launches import launches
+    from .commands.report import report
 
     main.add_command(accesses)
+    main.add_command(report)
     main.add_command(kernels)
     main.add_command(launches)
 

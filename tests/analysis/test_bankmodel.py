@@ -47,3 +47,34 @@ def test_kepler_has_eight_byte_banks():
     assert cost([8 * i for i in range(32)], 8, model=KEPLER).wavefronts == 1
     assert cost([4 * i for i in range(32)], 4, model=KEPLER).wavefronts == 1
     assert cost([256 * i for i in range(32)], 4, model=KEPLER).wavefronts == 32
+
+
+def _grid_wavefronts(addresses, nbytes, kind="load", matrices=1):
+    """The wavefronts the report's lane-to-bank grid shows: per phase, its deepest bank."""
+    accesses = list(enumerate(addresses))
+    cells = H100.lane_banks(accesses, nbytes, kind, matrices)
+    total = 0
+    for phase in H100.phases(accesses, nbytes, kind, matrices):
+        lanes = {lane for lane, _, _ in phase}
+        total += max((depth for lane, _, _, depth in cells if lane in lanes), default=0)
+    return total, cells
+
+
+def test_the_lane_to_bank_grid_adds_up_to_the_models_wavefronts():
+    patterns = [
+        ([128 * i for i in range(32)], 4, "load", 1),  # a column of a [32][32] float tile: 32-way
+        ([132 * i for i in range(32)], 4, "load", 1),  # the same column padded to [32][33]: conflict-free
+        ([0] * 16 + [128] * 16, 4, "load", 1),  # two words on bank 0, each broadcast: 2
+        ([8 * i for i in range(32)], 8, "load", 1),  # 64-bit: two half-warp phases
+        ([256 * i for i in range(32)], 16, "load", 1),  # 128-bit, quarter-warps, every lane on banks 0-3
+        ([4 * (i % 4) for i in range(32)], 4, "atomic", 1),  # atomics on 4 words: no broadcast
+        ([128 * i for i in range(32)], 16, "ldmatrix", 4),  # ldmatrix rows 128 bytes apart: 8-way per matrix
+    ]
+    for addresses, nbytes, kind, matrices in patterns:
+        total, cells = _grid_wavefronts(addresses, nbytes, kind, matrices)
+        assert total == cost(addresses, nbytes, kind, matrices=matrices).wavefronts, (addresses[:4], nbytes, kind)
+        assert {lane for lane, *_ in cells} == set(range(32))
+    _, padded = _grid_wavefronts([132 * i for i in range(32)], 4)
+    assert {depth for *_, depth in padded} == {1} and len({bank for _, bank, _, _ in padded}) == 32
+    _, column = _grid_wavefronts([128 * i for i in range(32)], 4)
+    assert {(bank, depth) for _, bank, _, depth in column} == {(0, 32)}

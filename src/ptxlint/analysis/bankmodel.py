@@ -151,27 +151,45 @@ class BankModel:
         """The cost of one pattern (shared: never modify the result; warp_cost hands out copies)."""
         accesses = list(zip(lanes, addresses))
         active = len(accesses)
-        if kind in ("ldmatrix", "stmatrix"):
-            # lane 8i+j gives row j of matrix i; each row is 16 bytes; matrices never share
-            phases = [[(lane, a, 16) for lane, a in accesses if 8 * i <= lane < 8 * i + 8] for i in range(matrices)]
-            return self._sum_phases(phases, active)
-        entries = [(lane, a, bytes_per_lane) for lane, a in accesses]
         if kind == "atomic":
             if len({a for _, a in accesses}) == 1 and uniform_address:
                 return WarpCost(1, 1, active, None, [1])
+            entries = [(lane, a, bytes_per_lane) for lane, a in accesses]
             wf, distinct, worst = self._phase(entries, broadcast=False)
             return WarpCost(wf, 1, active, worst, [wf])
-        if bytes_per_lane <= 4 or self.bank_bytes == 8 and bytes_per_lane <= 8:
-            phases = [entries]
+        return self._sum_phases(self.phases(accesses, bytes_per_lane, kind, matrices), active)
+
+    def phases(self, accesses: list, bytes_per_lane: int, kind: str = "load", matrices: int = 1) -> list:
+        """The phases the hardware splits one warp-level access into: [[(lane, address, nbytes)]]
+        (an atomic is one phase; see warp_cost for its cost)."""
+        if kind in ("ldmatrix", "stmatrix"):
+            # lane 8i+j gives row j of matrix i; each row is 16 bytes; matrices never share
+            return [[(lane, a, 16) for lane, a in accesses if 8 * i <= lane < 8 * i + 8] for i in range(matrices)]
+        entries = [(lane, a, bytes_per_lane) for lane, a in accesses]
+        if kind == "atomic" or bytes_per_lane <= 4 or self.bank_bytes == 8 and bytes_per_lane <= 8:
+            return [entries]
+        address_of = dict(accesses)
+        paired = all(address_of.get(lane ^ 1, address) == address for lane, address in accesses)
+        if bytes_per_lane <= 8:
+            size = 32 if paired else 16
         else:
-            address_of = dict(accesses)
-            paired = all(address_of.get(lane ^ 1, address) == address for lane, address in accesses)
-            if bytes_per_lane <= 8:
-                size = 32 if paired else 16
-            else:
-                size = 16 if paired else 8
-            phases = [[e for e in entries if start <= e[0] < start + size] for start in range(0, 32, size)]
-        return self._sum_phases(phases, active)
+            size = 16 if paired else 8
+        return [[e for e in entries if start <= e[0] < start + size] for start in range(0, 32, size)]
+
+    def lane_banks(self, accesses: list, bytes_per_lane: int, kind: str = "load", matrices: int = 1) -> list:
+        """Which bank each lane of one warp-level access uses, and how deep that bank is:
+        [(lane, bank, word, depth)], where depth is the number of distinct words the bank must
+        deliver in the lane's phase (for an atomic: the number of lane accesses to it). A bank of
+        depth d costs its phase d wavefronts: depth > 1 is a conflict."""
+        cells = []
+        for phase in self.phases(accesses, bytes_per_lane, kind, matrices):
+            touches = [(lane, word) for lane, address, nbytes in phase for word in self.words(address, nbytes)]
+            per_bank: dict = {}
+            for lane, word in touches:
+                per_bank.setdefault(self.bank(word), []).append(word)
+            depth = {bank: len(words) if kind == "atomic" else len(set(words)) for bank, words in per_bank.items()}
+            cells.extend((lane, self.bank(word), word, depth[self.bank(word)]) for lane, word in touches)
+        return cells
 
     def _sum_phases(self, phases: list, active: int) -> WarpCost:
         total = ideal = 0

@@ -37,6 +37,8 @@ class GlobalWarp:
     cost: SectorCost = NO_REQUEST  # summed over evaluations (loop iterations)
     evaluations: list = field(default_factory=list)  # (lanes, offsets, cost) per evaluation
     described: Optional[list] = None  # per active lane: its offset as text (symbolic when a pitch is)
+    # per evaluation: the byte offsets the sectors were counted on (a run-time pitch at its assumed value)
+    counted_offsets: list = field(default_factory=list)
 
 
 @dataclass
@@ -207,10 +209,11 @@ class GlobalEvaluation:
             if isinstance(result, str):
                 access.unknown_reason = result
                 continue
-            cost, offsets, described, (low, high) = result
+            cost, offsets, described, (low, high), counted = result
             if warp.offsets is None:
                 warp.offsets, warp.described = offsets, described
             warp.evaluations.append(([t - start for t in idx], offsets, cost))
+            warp.counted_offsets.append(counted)
             warp.cost = warp.cost + cost
             lo, hi = access.sectors_range or (0, 0)
             access.sectors_range = (lo + low, hi + high)
@@ -228,7 +231,7 @@ class GlobalEvaluation:
         if type(addresses) is Varying:
             if len(idx) == 1:
                 one = warp_sectors([0], nbytes)
-                return one, [0], None, (one.sectors, one.sectors)
+                return one, [0], None, (one.sectors, one.sectors), [0]
             return f"the addresses come from run-time data ({self._origin(addresses.base)})"
         if type(addresses) is Affine:
             values = None
@@ -279,6 +282,7 @@ class GlobalEvaluation:
         residues = range(0, SECTOR, step) if step != SECTOR else (0,)
         pitch_values = [PITCH + r for r in range(SECTOR)] if pitch else [0]
         costs = {}
+        counted = None
         for base in residues:
             for pv in pitch_values:
                 if pitch:
@@ -288,6 +292,7 @@ class GlobalEvaluation:
                 low = min(offs)
                 shift = low - low % 128 if not unknown_syms and not pitch else low - low % SECTOR
                 key = (tuple(o - shift for o in offs), nbytes)
+                counted = list(key[0]) if counted is None else counted
                 cost = self._cache.get(key)
                 if cost is None:
                     cost = self._cache[key] = warp_sectors(key[0], nbytes)
@@ -310,7 +315,7 @@ class GlobalEvaluation:
             for i, c in enumerate(consts):
                 terms = tuple(sorted((s, coefs[i] - coefs[0]) for s, coefs in pitch.items() if coefs[i] != coefs[0]))
                 described.append(S.describe((c - consts[0], terms), self.lanes.table) if terms else c - consts[0])
-        return first, relative, described, low_high
+        return first, relative, described, low_high, counted
 
     def _aligned_variable(self, sym: str) -> bool:
         name = self.lanes.variable_symbols.get(sym)

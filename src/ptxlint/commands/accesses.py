@@ -22,7 +22,23 @@ from ..frontend.demangle import demangle, without_parameters
 
 def kernel_report(module, function, options: AnalysisOptions) -> dict:
     """The `accesses` JSON object of one kernel."""
-    ctx = KernelContext(module, function, options)
+    return context_report(KernelContext(module, function, options))
+
+
+def context_report(ctx: KernelContext, entries=None) -> dict:
+    """The `accesses` JSON object of the kernel `ctx` analyses (`entries`: its access_entries, when
+    the caller has them)."""
+    module, function = ctx.module, ctx.function
+    return {
+        "name": function.name, "demangled": without_parameters(demangle(function.name)),
+        "block": list(ctx.launch.dims), "block_source": ctx.launch.source, "arch": module.arch,
+        "accesses": [entry for entry, _ in (access_entries(ctx) if entries is None else entries)],
+    }
+
+
+def access_entries(ctx: KernelContext) -> list:
+    """[(JSON entry, the analysis's access object)] of every shared, constant and global access,
+    by PTX line: the report draws its grids from the objects behind the numbers it shows."""
     accesses = []
     for access in ctx.shared_accesses:
         ins = access.instruction
@@ -52,18 +68,14 @@ def kernel_report(module, function, options: AnalysisOptions) -> dict:
             entry["sass_merge"] = {"bits": group.bits, "wavefronts": group.wavefronts, "ideal": group.ideal,
                                    "ptx_lines": [m.instruction.ptx_line for m in group.members]}
         entry["notes"] = access.notes
-        accesses.append(entry)
+        accesses.append((entry, access))
     accesses.extend(global_entries(ctx))
-    accesses.sort(key=lambda e: e["ptx_line"])
-    return {
-        "name": function.name, "demangled": without_parameters(demangle(function.name)),
-        "block": list(ctx.launch.dims), "block_source": ctx.launch.source, "arch": module.arch,
-        "accesses": accesses,
-    }
+    accesses.sort(key=lambda pair: pair[0]["ptx_line"])
+    return accesses
 
 
 def global_entries(ctx) -> list:
-    """The `accesses` JSON entries of the kernel's global-memory accesses (sectors per block)."""
+    """[(`accesses` JSON entry, GlobalAccess)] of the kernel's global-memory accesses (sectors per block)."""
     out = []
     for access in ctx.global_accesses:
         ins = access.instruction
@@ -88,7 +100,7 @@ def global_entries(ctx) -> list:
                 entry["sectors_range"] = list(access.sectors_range)
         entry["assumptions"] = access.assumptions
         entry["notes"] = access.notes
-        out.append(entry)
+        out.append((entry, access))
     return out
 
 

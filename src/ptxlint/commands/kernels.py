@@ -88,10 +88,13 @@ def _ptx_static_smem(module, function) -> int:
 
 
 def kernel_rows(path: str, options, level: str, arch: Optional[str], dynamic: list,
-                kernel_glob: Optional[str] = None, compile_options=None, host=((), ()), all_names=None) -> tuple:
+                kernel_glob: Optional[str] = None, compile_options=None, host=((), ()), all_names=None,
+                module=None) -> tuple:
     """The `kernels` rows of one file and notes about how they were obtained. `options`,
     `compile_options` and `host` (include dirs and defines of the host code): the file's plan, as
-    `check` has it; `all_names` collects the names of every kernel of the file."""
+    `check` has it; `all_names` collects the names of every kernel of the file. `module`: the file's
+    PTX already parsed (for a `.cu`, with its `ptx_text`), so that a caller does not compile it twice;
+    `options` then already hold the launches found for it (file_check.with_launches)."""
     from ..analysis.launch import kernel_matches
     from ..analysis.mix import ptx_mix, sass_mix
     from ..analysis.occupancy import limits_for, occupancy
@@ -101,11 +104,15 @@ def kernel_rows(path: str, options, level: str, arch: Optional[str], dynamic: li
     from ..frontend.sass.tools import find_tool, tools_available
 
     notes = []
-    module = None
     program = None
     ptx_text = None
+    given = module is not None
     if path.endswith(PTX_INPUTS):
-        if path.endswith(".cu"):
+        if module is not None:
+            from ..frontend.parser import read_ptx_file
+
+            ptx_text = module.ptx_text if path.endswith(".cu") else read_ptx_file(path)
+        elif path.endswith(".cu"):
             from ..frontend.nvcc import CompileOptions, compile_to_ptx
 
             copts = compile_options or CompileOptions(arches=(arch or "sm_90",))
@@ -139,7 +146,7 @@ def kernel_rows(path: str, options, level: str, arch: Optional[str], dynamic: li
         level = "sass"
     target = arch or (program.arch if program else None) or (module.arch if module else None) or "sm_90"
     limits = limits_for(target)
-    if module is not None:
+    if module is not None and not given:
         from ..api import with_launches
 
         options = with_launches(path, module, options, host)
@@ -173,16 +180,10 @@ def kernel_rows(path: str, options, level: str, arch: Optional[str], dynamic: li
             "local_bytes": res.stack_frame if res else None,
             "static_smem": static if static_known else None, "dynamic_smem": dyn, "barriers": res.barriers if res else None,
             "block": list(dims), "block_source": source, "arch": target, "level": level,
-            "resources_from": res.source if res else None,
+            "resources_from": res.source if res else None, "max_threads": max_threads,
         }
         if res is not None:
-            occ = occupancy(limits, res.registers, threads, static, dyn, max_threads)
-            launchable = not occ.exceeds_max_threads
-            row.update(blocks_per_sm=occ.blocks_per_sm if launchable else 0,
-                       warps_per_sm=occ.warps_per_sm if launchable else 0,
-                       occupancy=round(occ.occupancy, 4) if launchable else 0.0,
-                       limiter=occ.limiter if launchable else "launch bounds",
-                       limits=occ.limits, launchable=launchable)
+            row.update(occupancy_fields(occupancy(limits, res.registers, threads, static, dyn, max_threads)))
         else:
             row.update(blocks_per_sm=None, warps_per_sm=None, occupancy=None, limiter=None, limits=None,
                        launchable=None)
@@ -196,6 +197,31 @@ def kernel_rows(path: str, options, level: str, arch: Optional[str], dynamic: li
     if program is not None and program.modules:
         notes.append(f"SASS from {program.how}")
     return rows, notes
+
+
+def occupancy_fields(occ) -> dict:
+    """A `kernels` row's occupancy fields from an Occupancy: a block the kernel cannot launch
+    (larger than its launch bounds) has none, limited by "launch bounds"."""
+    launchable = not occ.exceeds_max_threads
+    return {"blocks_per_sm": occ.blocks_per_sm if launchable else 0,
+            "warps_per_sm": occ.warps_per_sm if launchable else 0,
+            "occupancy": round(occ.occupancy, 4) if launchable else 0.0,
+            "limiter": occ.limiter if launchable else "launch bounds",
+            "limits": occ.limits, "launchable": launchable}
+
+
+def occupancy_curve(row: dict, sizes=range(32, 1025, 32)) -> Optional[list]:
+    """The occupancy fields of a `kernels` row's kernel at other block sizes (threads per block),
+    with the row's registers, shared memory, launch bounds and SM limits: [dict with "threads"];
+    None when its registers are unknown."""
+    from ..analysis.occupancy import limits_for, occupancy
+
+    if row.get("registers") is None or row.get("blocks_per_sm") is None:
+        return None
+    limits = limits_for(row["arch"])
+    return [dict(occupancy_fields(occupancy(limits, row["registers"], t, row["static_smem"] or 0,
+                                            row["dynamic_smem"], row.get("max_threads"))), threads=t)
+            for t in sizes]
 
 
 def _product(dims) -> int:

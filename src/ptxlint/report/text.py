@@ -28,7 +28,10 @@ def location(r) -> str:
     return f"{r.path}:{r.line}:{r.column or 0}" if r.line else r.path
 
 
-def format_diagnostic(d, colour: bool = False, show_source: bool = True, verbose: bool = False) -> str:
+def format_diagnostic(d, colour: bool = False, show_source: bool = True, verbose: bool = False,
+                      link: str = None) -> str:
+    """The finding, its source line with a caret, its notes and fix; `link`: where the HTML report
+    shows its kernel (`check --report`)."""
     r = readable(d)
     sev_colour = {"error": "1;31", "warning": "1;33", "info": "1;36"}.get(d.severity, "1")
     lines = [f"{_colour(location(r), '1', colour)}: {_colour(d.code, sev_colour, colour)} {r.headline}"]
@@ -45,24 +48,30 @@ def format_diagnostic(d, colour: bool = False, show_source: bool = True, verbose
         lines.append(f"        = {_colour('fix', '1;32', colour)}: {r.fix}")
     if verbose:
         lines += [f"        = ptx: {p}" for p in r.ptx_places]
+    if link:
+        lines.append(f"        = report: {link}")
     return "\n".join(lines)
 
 
-def render(results, colour: bool = False, verbose: bool = False, with_errors: bool = False) -> str:
+def render(results, colour: bool = False, verbose: bool = False, with_errors: bool = False, report=None) -> str:
     """The findings of a run, the incomplete kernels and the summary; the input errors too with
-    `with_errors` (a report written to a file; on a terminal they go to stderr: cli.py)."""
+    `with_errors` (a report written to a file; on a terminal they go to stderr: cli.py). `report`:
+    (path of the HTML report, {(ptx path, kernel): its link}) when `check --report` wrote one."""
+    links = report[1] if report else {}
     out = []
     hidden = 0
     for result in results:
         if with_errors:
             out += [_colour(f"{err}", "1;31", colour) if colour else f"{err}" for err in result.errors]
         for d in result.diagnostics:
-            out.append(format_diagnostic(d, colour, verbose=verbose))
+            out.append(format_diagnostic(d, colour, verbose=verbose, link=links.get((d.ptx_path, d.kernel))))
             hidden += 0 if verbose else readable(d).hidden_notes()
     out.extend(incomplete_lines(results))
     if hidden:  # before the summary, which stays the last thing said
         out.append(f"-v shows {hidden} more note{'s' if hidden != 1 else ''}.")
     out.append(summary_line(results))
+    if report:
+        out.append(f"Report: {report[0]}")
     return "\n".join(out) + "\n"
 
 

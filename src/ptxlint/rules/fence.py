@@ -41,6 +41,10 @@ matter to C, and only then does ptxlint report. These are not hand-offs:
 * reads of memory that only the reader's own block or thread wrote in this launch: the same address
   as the write in every thread (an item taken from a counter), or addresses that move with blockIdx
   by more than a block touches (`rows[blockIdx.x * 128 + threadIdx.x]`);
+* reads that run whatever the observed value was: the value must decide them (they sit under its
+  test, or after a wait loop it ends); an atomic that only decides whether an item is pushed to a
+  worklist (`if (atomicMax(&stamp[v], iter) != iter) wl[atomicAdd(&n, 1)] = v`) is followed by the
+  next item's reads, which do not wait for it;
 * a flag that only a later kernel (or the host) reads, and data that a flag set by the host or by an
   earlier kernel guards: the launch boundary orders them;
 * CTA-scope atomics and fences (`atomicAdd_block`, `thread_scope_block`) and accesses that reach
@@ -241,6 +245,31 @@ def _decides_control(ctx, obs: Instruction) -> bool:
     return bool(value_flow(ctx, obs).guards())
 
 
+def _read_decided_by(ctx, obs: Instruction, read: Instruction) -> bool:
+    """Does what `obs` reads decide whether `read` runs? The read is predicated on the value, or under
+    a branch the value decides (`if (ticket == gridDim.x - 1) { ... read ... }`, at any depth), or after
+    a loop that the value lets the thread leave (a spin-wait on a flag). A read that runs whatever the
+    value was (a later iteration of a loop that only pushes a claimed item to a worklist) does not
+    consume what the observation published."""
+    flow = value_flow(ctx, obs)
+    guards = flow.guards()
+    if not guards:
+        return False
+    if read.guard is not None and read.guard.name in flow.registers:
+        return True
+    fn = ctx.function
+    cfg = ctx.cfg
+    read_block = fn.block_of(read).id
+    deciding = {fn.block_of(g).id for g in guards if g.is_branch}
+    if cfg.controlling_branches(read_block) & deciding:
+        return True
+    for b in deciding:
+        for header, body in cfg.loops_containing(b):
+            if read_block not in body and any(n not in body for n in cfg.successors(b)):
+                return True  # the value decides when the thread leaves the loop: a wait
+    return False
+
+
 def atomic_role(ctx, ins: Instruction) -> str:
     """What an atomic whose result is used is for, judged by where its value goes:
 
@@ -288,6 +317,8 @@ def _handoff(ctx, pub: Publication, observations: list, write: Instruction, data
                 continue
             if items.is_address_of(read):
                 continue  # the item the observed value names (a work-queue entry, a slot)
+            if not _read_decided_by(ctx, obs, read):
+                continue  # runs whatever the value was: not waiting for what it published
             why = _from_another_block(ctx, pub, [write], read)
             if why is None:
                 continue
@@ -734,6 +765,8 @@ def check_consumer(ctx):
                 continue  # the flag's own location
             if items.is_address_of(ins):
                 continue  # the item the observed value names: nothing another block published
+            if not _read_decided_by(ctx, obs, ins):
+                continue  # runs whatever the value was: not waiting for what it published
             writes = [w for w in published if pub.roots(w) & roots]
             why = _from_another_block(ctx, pub, writes, ins)
             if why is None:

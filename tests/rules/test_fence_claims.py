@@ -1,6 +1,8 @@
-"""FENCE's consumer must be decided by what it observed: a read that runs whatever an atomic returned
-(the next item after a worklist claim, `atomicMax(&stamp[v], iter) != iter` guarding only a push) does
-not wait for what the atomic published, so the claim is no hand-off; a read under the ticket's test is.
+"""FENCE's hand-off model on the classes of issue 17: a read that runs whatever an atomic returned (the
+next item after a worklist claim, `atomicMax(&stamp[v], iter) != iter` guarding only a push) does not
+wait for what the atomic published; data of a work item the thread loaded for itself (`ranks[node]`)
+is owner-only; a read through the read-only path (`__ldg`, ld.global.nc) reads nothing this launch
+writes. Each ok_ kernel has a bad_ twin that reads another thread's data under the test.
 Source: data/fence_claims.cu (`// EXPECT CODE` markers; its main() gives each launch), its PTX compiled
 with nvcc 13 for sm_90."""
 
@@ -19,7 +21,9 @@ def findings():
     return findings_by_kernel(DATA / "fence_claims.sm_90.ptx", ["FENCE"])
 
 
-@pytest.mark.parametrize("kernel", ["ok_claim_then_push", "bad_claim_then_read_under_test"])
+@pytest.mark.parametrize("kernel", ["ok_claim_then_push", "bad_claim_then_read_under_test", "ok_owner_adds_its_residual",
+                                    "bad_owner_reads_a_neighbours_rank", "ok_last_reads_read_only_half",
+                                    "bad_last_reads_written_half"])
 def test_kernel_gets_exactly_its_labelled_findings(kernel, findings):
     expected = expected_markers(SOURCE_PATH, kernel)
     assert {(d.code, d.line) for d in findings.get(kernel, [])} == expected

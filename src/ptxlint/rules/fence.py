@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..analysis.accesses import access_bits
-from ..analysis.lane_values import Varying, as_affine, equal_per_thread
+from ..analysis.lane_values import Varying, all_distinct_unknowns, as_affine, equal_per_thread
 from ..analysis.spaces import access_space
 from ..analysis.value_flow import value_flow
 from ..frontend.ir import Immediate, Instruction, Register, registers_in
@@ -39,7 +39,8 @@ matter to C, and only then does ptxlint report. These are not hand-offs:
   `atomicExch` or `atomicOr` in a spin loop, a compare-and-swap update): it observes (it is the
   consumer of the previous holder's release) but publishes nothing; the release does;
 * reads of memory that only the reader's own block or thread wrote in this launch: the same address
-  as the write in every thread (an item taken from a counter), or addresses that move with blockIdx
+  as the write in every thread (an item taken from a counter, or the data of a work item the thread
+  loaded for itself: `ranks[node] += res` with `node = worklist[i]`), or addresses that move with blockIdx
   by more than a block touches (`rows[blockIdx.x * 128 + threadIdx.x]`);
 * reads that run whatever the observed value was: the value must decide them (they sit under its
   test, or after a wait loop it ends); an atomic that only decides whether an item is pushed to a
@@ -47,6 +48,9 @@ matter to C, and only then does ptxlint report. These are not hand-offs:
   next item's reads, which do not wait for it;
 * a flag that only a later kernel (or the host) reads, and data that a flag set by the host or by an
   earlier kernel guards: the launch boundary orders them;
+* loads of data the kernel only reads (`ld.global.nc`, `ldu`: `const __restrict__` or `__ldg`
+  arrays such as a CSR graph's offsets and edges, which the PTX ISA requires to stay unwritten while
+  the kernel runs);
 * CTA-scope atomics and fences (`atomicAdd_block`, `thread_scope_block`) and accesses that reach
   shared memory: only the block's own threads observe them.
 
@@ -127,6 +131,8 @@ class Publication:
                 if not _releases(ins):
                     self.writes.append(ins)  # relaxed atomics are not ordered before a later flag either
             elif ins.op in ("ld", "ldu"):
+                if ins.op == "ldu" or "nc" in ins.modifiers:
+                    continue  # read-only for the kernel's lifetime (PTX ISA: ld.global.nc, ldu): no hand-off reads it
                 if _acquires(ins):
                     self.acquire_loads.append(ins)
                 elif cross_block and any(m in ins.modifiers for m in _ORDERED):
@@ -336,10 +342,23 @@ def _from_another_block(ctx, pub: Publication, writes: list, read: Instruction) 
         return None
     reasons = []
     for w in writes:
-        if _same_slot(ctx, pub, w, read) or _block_partitioned(ctx, w, read):
+        if _same_slot(ctx, pub, w, read) or _block_partitioned(ctx, w, read) or _own_item(ctx, w, read):
             continue
         reasons.append(f"its address is not confined to the block that stored at {where(w)}")
     return reasons[0] if reasons else None
+
+
+def _own_item(ctx, write: Instruction, read: Instruction) -> bool:
+    """Do `write` and `read` touch, in every thread, one address computed from a work item the thread
+    loaded for itself (`ranks[node]` with `node = worklist[i]`: a different unknown in every thread)?
+    That is the data of the item the thread owns (`ranks[node] += res` after taking the node's
+    residual): only the owner of the item reads and writes it, no other block hands it over."""
+    xw, xr = _addresses(ctx, write, read)
+    if xw is None or xr is None or not equal_per_thread(xw, xr):
+        return False
+    # per-thread unknowns (not a known offset per thread from one base: `out[threadIdx.x]` is shared
+    # with the same thread of every other block)
+    return type(xw) is Varying or (as_affine(xw) is None and all_distinct_unknowns(xw))
 
 
 def _addresses(ctx, a: Instruction, b: Instruction):

@@ -43,11 +43,54 @@ extern "C" __global__ void bad_claim_then_read_under_test(const int *nindex, con
   }
 }
 
+// take a node's residual and add it to the node's own rank: only the thread holding the node touches
+// ranks[node] (owner-only data), so the exchange hands nothing over
+extern "C" __global__ void ok_owner_adds_its_residual(float *residual, float *ranks, const int *wl, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    int node = wl[i];
+    float res = atomicExch(&residual[node], 0.f);
+    if (res > 0.f)
+      ranks[node] += res;
+  }
+}
+
+// the same, but the rank of the next item's node is read too: another thread's data, under the test
+extern "C" __global__ void bad_owner_reads_a_neighbours_rank(float *residual, float *ranks, const int *wl, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    int node = wl[i];
+    float res = atomicExch(&residual[node], 0.f);  // EXPECT FENCE001
+    if (res > 0.f)
+      ranks[node] += res + ranks[wl[(i + 1) % n]];  // EXPECT FENCE002
+  }
+}
+
+// the last finisher reads the read-only half of the buffer through the read-only path (`__ldg`:
+// ld.global.nc), which the kernel must never write: nothing published is read after the ticket
+extern "C" __global__ void ok_last_reads_read_only_half(float *buf, unsigned *done, float *out, int n) {
+  unsigned g = blockIdx.x * blockDim.x + threadIdx.x;
+  buf[g] = 0.5f * g;
+  if (atomicAdd(done, 1u) == gridDim.x * blockDim.x - 1)
+    *out = __ldg(&buf[n]) + __ldg(&buf[n + g]);
+}
+
+// the same, but the last finisher reads what other threads wrote, through a plain load, unfenced
+extern "C" __global__ void bad_last_reads_written_half(float *buf, unsigned *done, float *out, int n) {
+  unsigned g = blockIdx.x * blockDim.x + threadIdx.x;
+  buf[g] = 0.5f * g;
+  if (atomicAdd(done, 1u) == gridDim.x * blockDim.x - 1)  // EXPECT FENCE001
+    *out = __ldg(&buf[n]) + buf[0];  // EXPECT FENCE002
+}
+
 int main() {
   int *p = nullptr;
   unsigned *u = nullptr;
   ok_claim_then_push<<<128, 256>>>(p, p, p, p, 128, p, p, 1, p);
   bad_claim_then_read_under_test<<<128, 256>>>(p, p, p, p, 128, p, u);
+  float *f = nullptr;
+  ok_owner_adds_its_residual<<<128, 256>>>(f, f, p, 4096);
+  bad_owner_reads_a_neighbours_rank<<<128, 256>>>(f, f, p, 4096);
+  ok_last_reads_read_only_half<<<128, 256>>>(f, u, f, 1 << 16);
+  bad_last_reads_written_half<<<128, 256>>>(f, u, f, 1 << 16);
   cudaDeviceSynchronize();
   return 0;
 }

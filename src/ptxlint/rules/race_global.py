@@ -18,7 +18,8 @@ from typing import Optional
 
 from ..analysis.loops import innermost_loop
 from ..frontend.ir import Register
-from .race import Conflict, SharedSite, _collide, _reachable, _stored_value_uniform, _stored_values, describe_thread
+from .race import (Conflict, SharedSite, _collide, _reachable, _stored_value_uniform, _stored_values, describe_thread,
+                   same_constant_stores)
 from .registry import RuleDoc, register
 from .sync import diagnostic, where
 
@@ -327,6 +328,8 @@ def _find(ctx) -> dict:
         for b, crossed in pairs:
             first, second = sites[a], sites[b]
             if first.kind == "read" and second.kind == "read" or first.kind == second.kind == "atomic":
+                continue
+            if same_constant_stores(ctx, first.instruction, second.instruction):
                 continue
             in_warp = crossed is not None and (b, crossed) in warp_reach[a]
             volatile = first.volatile or second.volatile

@@ -271,7 +271,12 @@ Whether a condition is thread-dependent is decided for the block shape: `threadI
 `for (i = threadIdx.x; i < n / blockDim.x * blockDim.x; i += blockDim.x)` or one over a fixed bound
 that is a multiple of blockDim.x are the same for every thread of the block and are not reported, nor
 is a grid-stride loop over a bound rounded to a multiple of `gridDim.x * blockDim.x`, or a test that
-`blockIdx < gridDim` decides (`if (idx >= gridDim.x * blockDim.x) return;` returns no thread). A
+`blockIdx < gridDim` decides (`if (idx >= gridDim.x * blockDim.x) return;` returns no thread). The
+result of `__syncthreads_or/and/count` is the same in every thread of the block, so a loop
+`do { ... } while (__syncthreads_or(changed))` and branches on such votes are block-uniform; so is a
+signed loop test whose two sides carry the same thread term (`for (t = base + tid; t < end + tid;
+t += C)`, assuming the sides do not overflow) and a grid-stride bound rounded up to whole blocks
+through a 64-bit division (`(n + blockDim.x - 1) / blockDim.x * blockDim.x`). A
 branch that splits the block only between whole warps (producer and consumer warps) is not reported
 either when both of its sides wait at the same barriers in the same order before they join: each
 barrier id then counts one arrival from every thread.

@@ -590,6 +590,28 @@ def _barrier_diagnostic(ctx, code, ins, branch, branch_block, why, controls, blo
     return d
 
 
+def exit_bound(ctx, branch) -> Optional[tuple]:
+    """(parameter names in words, parameter symbols, "global" / "block" / None) of an exit test that
+    reads kernel parameters (`_index_against` tells how the index runs), or None when it reads none."""
+    if branch is None or branch.guard is None:
+        return None
+    lanes = ctx.lanes
+    values = lanes.register(branch, branch.guard)
+    compares = set()
+    for v in values:
+        for sym, _ in v[1]:
+            key = _key(lanes, sym)
+            if key and key[0] == "compare":
+                compares.add(key)
+    params = sorted({k[1] for key in compares for side in key[3:] for sym, _ in side[1]
+                     for k in [_key(lanes, sym)] if k and k[0] == "param"})
+    if not params:
+        return None
+    names = " and ".join(_param_text(ctx.function, p) for p in params)
+    index = _index_against(lanes, compares, ctx.launch.threads) if len(params) == 1 else None
+    return names, params, index
+
+
 def _exit_depends_on_input(ctx, branch) -> Optional[str]:
     """When an early return splits a block only for some values of the kernel's parameters, in
     words: `if (blockIdx.x * blockDim.x + threadIdx.x >= n) return;` splits only the block in which

@@ -25,7 +25,7 @@ from .lane_values import (
 )
 from .budget import spend
 from .cfg import ENTRY
-from .warpops import broadcasts_per_warp, shuffle_mode, shuffle_source
+from .warpops import broadcasts_per_warp, is_barrier_reduction, shuffle_mode, shuffle_source
 
 # Definitions evaluated inside one another before the inputs of the next are evaluated first,
 # iteratively (`_prefetch`): a chain of definitions as long as the kernel never recurses deeper.
@@ -467,6 +467,10 @@ class LaneEvaluator:
             return vectors[choice[0]]
         unresolved = choice.count(None)
         used = {k for k in choice if k is not None}
+        if unresolved:
+            same = self._same_path_join(ins, reg, defs, vectors)
+            if same is not None:
+                return same
         fresh = self._fresh(("join", ins.index, reg.name), f"{reg.name} after the paths merge")
         if unresolved:
             self._note(f"{reg.name} at PTX line {ins.ptx_line} merges values from several paths; "
@@ -479,6 +483,41 @@ class LaneEvaluator:
             if all(a is not None for a in affines.values()) and len(terms) == 1:
                 return Affine([affines[k].consts[t] for t, k in enumerate(choice)], terms.pop())
         return [vectors[k][t] if k is not None else fresh[t] for t, k in enumerate(choice)]
+
+    def _same_path_join(self, ins: Instruction, reg: Register, defs: list, vectors: list) -> Optional[list]:
+        """One unknown for every thread when they all take the same (unknown) path to the join: each
+        reaching definition holds one value in every thread, and every branch between the join's
+        immediate dominator and the join, and every guard of a definition, is one value in every
+        thread (nvcc's 32-/64-bit division paths on a uniform operand). None otherwise."""
+        if any(type(v) is Varying or not S.uniform_across(v) for v in vectors):
+            return None
+        cfg = self.ctx.cfg
+        fn = self.function
+        use_block = fn.block_of(ins).id
+        top = cfg.dominators.get(use_block)
+        if top is None or top == ENTRY:
+            return None
+        region, stack = set(), [p for p in cfg.predecessors(use_block)]
+        while stack:
+            b = stack.pop()
+            if b in region or b == ENTRY:
+                continue
+            if not cfg.dominates(top, b):
+                return None
+            region.add(b)
+            if b != top:
+                stack.extend(cfg.predecessors(b))
+            if len(region) > 64:
+                return None  # a large region: leave it to the per-thread path
+        deciders = [fn.blocks[b].instructions[-1] for b in region if fn.blocks[b].instructions]
+        deciders = [i for i in deciders if i.guard is not None and i.op in ("bra", "brx")]
+        deciders += [fn.instructions[d] for d in defs if fn.instructions[d].guard is not None]
+        for decider in deciders:
+            values = self.register(decider, decider.guard)
+            if type(values) is Varying or not S.uniform_across(values):
+                return None
+        key = ("same-path-join", use_block, reg.name, tuple(defs), tuple(v[0] for v in vectors)) + self._instance(ins)
+        return self._uniform_unknown(key, f"{reg.name} after paths that every thread takes alike")
 
     def _induction(self, reg: Register, header, inside: list, outside: list) -> list:
         it = self.iteration
@@ -778,7 +817,7 @@ class LaneEvaluator:
             values = src(1)
             return self._affine_op(op, ins, [values], bits, signed) or self._convert(ins, values)
         if op in ("ld", "ldu", "atom", "shfl", "vote", "redux", "match", "tex", "tld4", "suld", "ldmatrix",
-                  "activemask", "elect", "mbarrier", "cp", "wgmma", "mma"):
+                  "activemask", "elect", "mbarrier", "cp", "wgmma", "mma") or is_barrier_reduction(ins):
             return self._loaded(ins, reg)
         if t == "pred" and op in ("and", "or", "xor", "not"):
             return self._logic(op, ins)
@@ -1280,7 +1319,16 @@ class LaneEvaluator:
         out = self._opaque_vectors.get(memo_key)
         if out is None:
             unknown, negate = self._boolean_opaque, form[2]
-            out = [unknown(P.canonical_key(form, (x, ta), (y, tb))) for x, y in zip(va.consts, vb.consts)]
+            if form[0] == "lt" and len(set(va.consts)) > 1 and len({x - y for x, y in zip(va.consts, vb.consts)}) == 1:
+                # signed, and both sides carry the same thread-dependent part (`t < end + tid` with
+                # t = base + tid + k*C): `x < y` is `x - y < 0` for integers that do not overflow, so
+                # the comparison is one value in every thread (trip counts uniform by construction)
+                self._note("a signed comparison whose two sides carry the same thread-dependent term is "
+                           "decided by their difference (the sides are assumed not to overflow)")
+                d = va.consts[0] - vb.consts[0]
+                out = [unknown(P.canonical_key(form, (d, ta), (0, tb)))] * len(va.consts)
+            else:
+                out = [unknown(P.canonical_key(form, (x, ta), (y, tb))) for x, y in zip(va.consts, vb.consts)]
             if negate:
                 out = [P.p_not(v) for v in out]
             self._opaque_vectors[memo_key] = out
@@ -1372,6 +1420,10 @@ class LaneEvaluator:
                                           f"the {ins.opcode} result at {where}")
         if op == "shfl":
             return self._shuffle(ins, reg, where)
+        if is_barrier_reduction(ins):
+            # __syncthreads_or/and/count: every thread of the block receives the block-wide result
+            return self._uniform_unknown(("block-result", ins.index, reg.name) + self._instance(ins),
+                                         f"the {ins.opcode} result at {where} (one value per block)")
         if op in ("ld", "ldu") and ins.memory_operand() is not None:
             addr = self.address(ins)
             if addr is not None and S.uniform_across(addr):

@@ -9,7 +9,8 @@ loop whose exit is divergent is divergent after the loop (temporal divergence).
 Levels, from most to least uniform:
 
 * UNIFORM: the same in every thread of the grid (parameters, `%ntid`, constants);
-* CTA: the same in every thread of a block, may differ between blocks (`%ctaid`, `%cluster_ctarank`);
+* CTA: the same in every thread of a block, may differ between blocks (`%ctaid`, `%cluster_ctarank`,
+  the result of `bar.red`: `__syncthreads_or/and/count`);
 * BLOCK: the same in every lane of a warp, may differ between warps (`%tid.y` when blockDim.x is a
   multiple of 32, `%warpid`, a ballot, a vote, `redux.sync`, `match.all`, a shuffle from one lane of
   the whole warp: lane-dependent inputs, one result per warp);
@@ -36,7 +37,7 @@ from ..frontend.sourcemap import user_location
 from . import symbolic as S
 from .budget import spend
 from .cfg import ENTRY, EXIT
-from .warpops import broadcasts_per_warp, shuffle_mode
+from .warpops import broadcasts_per_warp, is_barrier_reduction, shuffle_mode
 
 UNIFORM, CTA, BLOCK, WARP = 0, 1, 2, 3
 LEVEL_NAMES = {"uniform": UNIFORM, "grid": UNIFORM, "cta": CTA, "cluster": CTA, "block": BLOCK, "warp": WARP}
@@ -314,6 +315,9 @@ class UniformityAnalysis:
         if op == "match" and "all" in ins.modifiers:
             # match.all: the mask (or 0) and its predicate are the same in every lane of the warp
             value = (BLOCK, f"the {ins.opcode} result at {_line(ins)} (one value per warp)")
+        elif is_barrier_reduction(ins):
+            # __syncthreads_or/and/count: the block-wide result is the same in every thread of the block
+            value = (CTA, f"the {ins.opcode} result at {_line(ins)} (one value per block)")
         elif op in ("atom", "call", "match", "mma", "wgmma", "tcgen05", "suld", "tld4", "ldmatrix") or \
                 (op == "mbarrier" and any(m in ins.modifiers for m in ("try_wait", "test_wait"))):
             value = (WARP, f"the {ins.opcode} result at {_line(ins)}")

@@ -43,3 +43,12 @@ def broadcasts_per_warp(mode: Optional[str], c: Optional[int]) -> bool:
     """Does `shfl.sync.idx` with a source lane that is the same in every lane of the warp give every
     lane the same value? Yes when the shuffle has one segment (width 32: segment mask 0)."""
     return mode == "idx" and c is not None and (c >> 8) & 0x1F == 0
+
+
+def is_barrier_reduction(ins) -> bool:
+    """`bar.red` / `barrier.red` over the whole block (`__syncthreads_or/and/count`: no thread count):
+    every thread of the block receives the same block-wide result (PTX ISA, `bar.red`)."""
+    if ins.op not in ("bar", "barrier") or "red" not in ins.modifiers:
+        return False
+    # d, a, {!}c without a thread count b: the whole CTA takes part
+    return len(ins.operands) == 3

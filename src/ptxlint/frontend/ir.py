@@ -220,7 +220,7 @@ class Instruction:
         """Registers written by this instruction (first operand for most ops)."""
         found = self._destinations
         if found is None:
-            found = self._destinations = () if not self.operands or self.op in NO_DESTINATION_OPS else \
+            found = self._destinations = () if not self.operands or self._writes_nothing() else \
                 tuple(registers_in(self.operands[0]))
         return found
 
@@ -233,14 +233,18 @@ class Instruction:
 
     def _read_registers(self) -> tuple:
         regs = []
-        ops = self.operands if self.op in NO_DESTINATION_OPS else self.operands[1:]
+        ops = self.operands if self._writes_nothing() else self.operands[1:]
         for operand in ops:
             regs.extend(registers_in(operand))
-        if self.op not in NO_DESTINATION_OPS and self.operands and isinstance(self.operands[0], Address):
+        if not self._writes_nothing() and self.operands and isinstance(self.operands[0], Address):
             regs.extend(registers_in(self.operands[0]))  # an address is read, never written
         if self.guard is not None:
             regs.append(self.guard)
         return tuple(regs)
+
+    def _writes_nothing(self) -> bool:
+        # `bar.red` / `barrier.red` (__syncthreads_or/and/count) write their first operand
+        return self.op in NO_DESTINATION_OPS and not (self.op in ("bar", "barrier") and "red" in self.modifiers)
 
     def memory_operand(self) -> Optional[Address]:
         """The `[address]` operand of a memory instruction, if any."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..analysis.accesses import access_bits
-from ..analysis.lane_values import Varying, as_affine, equal_per_thread
+from ..analysis.lane_values import Varying, all_distinct_unknowns, as_affine, equal_per_thread
 from ..analysis.spaces import access_space
 from ..analysis.value_flow import value_flow
 from ..frontend.ir import Immediate, Instruction, Register, registers_in
@@ -39,10 +39,18 @@ matter to C, and only then does ptxlint report. These are not hand-offs:
   `atomicExch` or `atomicOr` in a spin loop, a compare-and-swap update): it observes (it is the
   consumer of the previous holder's release) but publishes nothing; the release does;
 * reads of memory that only the reader's own block or thread wrote in this launch: the same address
-  as the write in every thread (an item taken from a counter), or addresses that move with blockIdx
+  as the write in every thread (an item taken from a counter, or the data of a work item the thread
+  loaded for itself: `ranks[node] += res` with `node = worklist[i]`), or addresses that move with blockIdx
   by more than a block touches (`rows[blockIdx.x * 128 + threadIdx.x]`);
+* reads that run whatever the observed value was: the value must decide them (they sit under its
+  test, or after a wait loop it ends); an atomic that only decides whether an item is pushed to a
+  worklist (`if (atomicMax(&stamp[v], iter) != iter) wl[atomicAdd(&n, 1)] = v`) is followed by the
+  next item's reads, which do not wait for it;
 * a flag that only a later kernel (or the host) reads, and data that a flag set by the host or by an
   earlier kernel guards: the launch boundary orders them;
+* loads of data the kernel only reads (`ld.global.nc`, `ldu`: `const __restrict__` or `__ldg`
+  arrays such as a CSR graph's offsets and edges, which the PTX ISA requires to stay unwritten while
+  the kernel runs);
 * CTA-scope atomics and fences (`atomicAdd_block`, `thread_scope_block`) and accesses that reach
   shared memory: only the block's own threads observe them.
 
@@ -123,6 +131,8 @@ class Publication:
                 if not _releases(ins):
                     self.writes.append(ins)  # relaxed atomics are not ordered before a later flag either
             elif ins.op in ("ld", "ldu"):
+                if ins.op == "ldu" or "nc" in ins.modifiers:
+                    continue  # read-only for the kernel's lifetime (PTX ISA: ld.global.nc, ldu): no hand-off reads it
                 if _acquires(ins):
                     self.acquire_loads.append(ins)
                 elif cross_block and any(m in ins.modifiers for m in _ORDERED):
@@ -241,6 +251,31 @@ def _decides_control(ctx, obs: Instruction) -> bool:
     return bool(value_flow(ctx, obs).guards())
 
 
+def _read_decided_by(ctx, obs: Instruction, read: Instruction) -> bool:
+    """Does what `obs` reads decide whether `read` runs? The read is predicated on the value, or under
+    a branch the value decides (`if (ticket == gridDim.x - 1) { ... read ... }`, at any depth), or after
+    a loop that the value lets the thread leave (a spin-wait on a flag). A read that runs whatever the
+    value was (a later iteration of a loop that only pushes a claimed item to a worklist) does not
+    consume what the observation published."""
+    flow = value_flow(ctx, obs)
+    guards = flow.guards()
+    if not guards:
+        return False
+    if read.guard is not None and read.guard.name in flow.registers:
+        return True
+    fn = ctx.function
+    cfg = ctx.cfg
+    read_block = fn.block_of(read).id
+    deciding = {fn.block_of(g).id for g in guards if g.is_branch}
+    if cfg.controlling_branches(read_block) & deciding:
+        return True
+    for b in deciding:
+        for header, body in cfg.loops_containing(b):
+            if read_block not in body and any(n not in body for n in cfg.successors(b)):
+                return True  # the value decides when the thread leaves the loop: a wait
+    return False
+
+
 def atomic_role(ctx, ins: Instruction) -> str:
     """What an atomic whose result is used is for, judged by where its value goes:
 
@@ -288,6 +323,8 @@ def _handoff(ctx, pub: Publication, observations: list, write: Instruction, data
                 continue
             if items.is_address_of(read):
                 continue  # the item the observed value names (a work-queue entry, a slot)
+            if not _read_decided_by(ctx, obs, read):
+                continue  # runs whatever the value was: not waiting for what it published
             why = _from_another_block(ctx, pub, [write], read)
             if why is None:
                 continue
@@ -305,10 +342,23 @@ def _from_another_block(ctx, pub: Publication, writes: list, read: Instruction) 
         return None
     reasons = []
     for w in writes:
-        if _same_slot(ctx, pub, w, read) or _block_partitioned(ctx, w, read):
+        if _same_slot(ctx, pub, w, read) or _block_partitioned(ctx, w, read) or _own_item(ctx, w, read):
             continue
         reasons.append(f"its address is not confined to the block that stored at {where(w)}")
     return reasons[0] if reasons else None
+
+
+def _own_item(ctx, write: Instruction, read: Instruction) -> bool:
+    """Do `write` and `read` touch, in every thread, one address computed from a work item the thread
+    loaded for itself (`ranks[node]` with `node = worklist[i]`: a different unknown in every thread)?
+    That is the data of the item the thread owns (`ranks[node] += res` after taking the node's
+    residual): only the owner of the item reads and writes it, no other block hands it over."""
+    xw, xr = _addresses(ctx, write, read)
+    if xw is None or xr is None or not equal_per_thread(xw, xr):
+        return False
+    # per-thread unknowns (not a known offset per thread from one base: `out[threadIdx.x]` is shared
+    # with the same thread of every other block)
+    return type(xw) is Varying or (as_affine(xw) is None and all_distinct_unknowns(xw))
 
 
 def _addresses(ctx, a: Instruction, b: Instruction):
@@ -734,6 +784,8 @@ def check_consumer(ctx):
                 continue  # the flag's own location
             if items.is_address_of(ins):
                 continue  # the item the observed value names: nothing another block published
+            if not _read_decided_by(ctx, obs, ins):
+                continue  # runs whatever the value was: not waiting for what it published
             writes = [w for w in published if pub.roots(w) & roots]
             why = _from_another_block(ctx, pub, writes, ins)
             if why is None:

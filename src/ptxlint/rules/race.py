@@ -9,6 +9,7 @@ from functools import cached_property
 from typing import Optional
 
 from ..analysis import symbolic as S
+from ..analysis.accesses import access_bits
 from ..analysis.budget import spend
 from ..analysis.feasible import feasible_successors
 from ..analysis.guard_origin import guard_origins
@@ -448,6 +449,36 @@ def _stored_value_uniform(ctx, ins: Instruction) -> bool:
     return False
 
 
+def _stored_constant(ctx, ins: Instruction):
+    """The known constant a plain store writes in every thread (an immediate, or a register whose every
+    reaching definition moves that immediate: nvcc's `mov.u16 %rs1, 1; st.shared.u8 [f], %rs1`), or None."""
+    if ins.op != "st" or len(ins.operands) < 2:
+        return None
+    value = ins.operands[1]
+    if isinstance(value, Immediate):
+        return value.value
+    if not isinstance(value, Register) or value.is_special:
+        return None
+    found = set()
+    for d in ctx.dataflow.definitions(ins, value):
+        definition = ctx.function.instructions[d]
+        if definition.op != "mov" or definition.guard is not None or len(definition.operands) != 2 \
+                or not isinstance(definition.operands[1], Immediate):
+            return None
+        found.add(definition.operands[1].value)
+    return found.pop() if len(found) == 1 else None
+
+
+def same_constant_stores(ctx, a: Instruction, b: Instruction) -> bool:
+    """Two plain stores of one known constant of one width (`updated = true` by many threads, also
+    from one loop iteration to the next): whichever lands last, the bytes hold that constant, so the
+    pair is no race (the CUDA model's benign same-value store; a reader is still paired with them)."""
+    if access_bits(a) != access_bits(b):
+        return False
+    ca = _stored_constant(ctx, a)
+    return ca is not None and ca == _stored_constant(ctx, b)
+
+
 _GRANULE = 4  # bytes: two threads can only share a byte if they touch a common 4-byte word
 
 
@@ -515,6 +546,8 @@ def _find_conflicts(ctx) -> dict:
                 if first.kind == "read" and second.kind == "read":
                     continue
                 if first.kind == "atomic" and second.kind == "atomic":
+                    continue
+                if same_constant_stores(ctx, first.instruction, second.instruction):
                     continue
                 compared += 1
                 spend()
@@ -807,7 +840,8 @@ One store is also a race with itself when two of its threads (lanes of one warp,
 different warps) write *different* values to the same bytes (compute-sanitizer's racecheck reports it
 as a WAW hazard): the finding names the two threads, the byte and both values. Threads storing the
 same value are not a race; values from run-time data (loads, atomics) are not known to differ and are
-not reported.
+not reported. Two stores of one constant (`updated = true` by every thread that found an update, also
+from one loop iteration to the next) are no write-write race either: the bytes end up holding it.
 
 Unknown means unknown: a pair collides only where both addresses are known for it. Accesses whose
 addresses depend on run-time data (loaded values, binary-search ranks, scan offsets, atomics' results)

@@ -19,7 +19,8 @@ from typing import Optional
 from ..analysis.loops import innermost_loop
 from ..frontend.ir import Register
 from ..analysis.predicates import contradict
-from .race import Conflict, SharedSite, _collide, _reachable, _stored_value_uniform, _stored_values, describe_thread
+from .race import (Conflict, SharedSite, _collide, _reachable, _stored_value_uniform, _stored_values, describe_thread,
+                   same_constant_stores)
 from .registry import RuleDoc, register
 from .sync import diagnostic, where
 
@@ -388,11 +389,22 @@ def _same_store(site: SharedSite) -> Optional[Conflict]:
     found = None
     for ev in site.evaluations:
         values = _stored_values(ev)
+        # threads whose reach hangs on the kernel's own state (an atomic's result, a value read back from
+        # shared memory) are no witnesses, as in RACE001: `if (atomicCAS(&st, 0, 1) == 0) rec = ...` is
+        # one writer, the thread that won
+        undecided = ev.undecided
         for terms, at in ev.threads_at.items():
             for c, threads in at.items():
+                if undecided:
+                    threads = [t for t in threads if t not in undecided]
+                    if not threads:
+                        continue
                 overlapping = [d for d in ev.starts_between(terms, c - ev.nbytes + 1, c + ev.nbytes) if d != c]
                 if overlapping:  # the same bytes at different offsets in the values: not one value
-                    pair = tuple(sorted((threads[0], at[overlapping[0]][0])))
+                    others = [t for t in at[overlapping[0]] if t not in undecided]
+                    if not others:
+                        continue
+                    pair = tuple(sorted((threads[0], others[0])))
                 elif len(threads) < 2:
                     continue
                 else:
@@ -467,6 +479,8 @@ def _find(ctx) -> dict:
         for b, crossed in pairs:
             first, second = sites[a], sites[b]
             if first.kind == "read" and second.kind == "read" or first.kind == second.kind == "atomic":
+                continue
+            if same_constant_stores(ctx, first.instruction, second.instruction):
                 continue
             in_warp = crossed is not None and (b, crossed) in warp_reach[a]
             volatile = first.volatile or second.volatile
@@ -545,7 +559,10 @@ lanes of one warp, unless the volatile read is polled in a loop (a spin-wait on 
 
 Threads of one store that write the same value (the last lane of every tile storing the same scan
 total, every lane of a warp storing the warp's reduction, every block filling one table alike) are
-not a race; values from run-time data are not known to be equal, so those stores still are. Blocks
+not a race; values from run-time data are not known to be equal, so those stores still are. Two
+stores of one constant (`changed[v] = 1` by every thread that saw a change) are not a race either.
+Threads of one store whose reach hangs on the kernel's own state are no witnesses there too: only the
+thread whose `atomicCAS` on a status word wins writes the error record. Blocks
 are compared only along grid dimensions the launches found in the host code may span: none for a
 `<<<1, 512>>>` launch, only x for an integer grid (`<<<n / 256, 256>>>`); with no launch found,
 the finding says it holds when the kernel is launched with more than one block. Paths

@@ -8,7 +8,7 @@ from ..analysis import symbolic as S
 from ..analysis.uniformity import WARP
 from ..frontend.ir import Immediate, Instruction, Register
 from .registry import RuleDoc, register
-from .sync import _leaves, diagnostic, is_early_exit, where
+from .sync import _leaves, diagnostic, exit_bound, is_early_exit, where
 
 FULL = 0xFFFFFFFF
 # the segment-mask field of a shuffle's `c` operand is 32 - width: valid for widths 32, 16, 8, 4, 2, 1
@@ -70,7 +70,9 @@ from lane-dependent inputs: a shuffle from one lane (`__shfl_sync(mask, v, 0)`),
 one per warp for the block shape: a row `(blockIdx.x * blockDim.x + threadIdx.x) / 32` (the index is
 assumed not to overflow an `int`), a count read at one address per warp (`counts[threadIdx.x / 32]`),
 a loop bound rounded up to whole warps. Intrinsics whose mask is only known at run time are counted
-as not checked.
+as not checked. After an early return that tests the index against a kernel parameter
+(`if (i >= n) return;`) the finding is a warning that says when lanes leave (`n % 32 != 0`, in the
+warp where n falls): a host that keeps n a multiple of the warp's span never splits a warp there.
 """,
         why_is_this_bad="""
 Every lane named in the mask must execute the same intrinsic with the same mask; otherwise the
@@ -129,15 +131,36 @@ def check_mask(ctx):
         exited = branch_block is not None and _leaves(ctx, branch_block, block) and \
             is_early_exit(ctx, u.branch_instruction(branch_block), ins)
         reason = why or "the lanes are known inactive"
+        severity = "error"
         if exited:
             reason = f"lanes may have left at a thread-dependent early return ({reason})"
+            when = None if missing else _exit_condition(ctx, u.branch_instruction(branch_block))
+            if when is not None:
+                # whether a warp splits there depends on a run-time value: say on which, not "certainly"
+                reason += f"; this happens only {when}"
+                severity = "warning"
         message = f"{name} with {text}, but {detail}: {reason}"
         extra = [f"{ins.opcode} at PTX line {ins.ptx_line}"] + sorted(notes)
         fix = ("pass the mask of the lanes that really take part (`__activemask()` before the shuffles, or a "
                "constant such as 0x0000ffff) and a matching width, or move the intrinsic before the branch")
-        yield diagnostic(ctx, "SHFL001", "error", ins, message, extra, fix,
+        yield diagnostic(ctx, "SHFL001", severity, ins, message, extra, fix,
                          {"mask": mask, "branch_line": ctx.position(u.branch_instruction(branch_block))[1]
                           if branch_block is not None else None})
+
+
+def _exit_condition(ctx, branch: Instruction) -> Optional[str]:
+    """When an early return that reads a kernel parameter splits a warp, in words (None: it reads none).
+    `if (blockIdx.x * blockDim.x + threadIdx.x >= n) return;` splits only the warp where n falls, and
+    only when n is not a multiple of 32."""
+    found = exit_bound(ctx, branch)
+    if found is None:
+        return None
+    names, params, index = found
+    if index == "global":
+        return f"in the warp where the bound {names} falls, when it is not a multiple of 32 ({params[0]} % 32 != 0)"
+    if index == "block":
+        return f"when the bound {names} is not a multiple of 32 and below the block's thread count"
+    return f"for some values of {names} (a run-time value the host may keep a multiple of the warp's span)"
 
 
 def _named_inactive_lanes(mask: int, active: list):

@@ -271,7 +271,12 @@ Whether a condition is thread-dependent is decided for the block shape: `threadI
 `for (i = threadIdx.x; i < n / blockDim.x * blockDim.x; i += blockDim.x)` or one over a fixed bound
 that is a multiple of blockDim.x are the same for every thread of the block and are not reported, nor
 is a grid-stride loop over a bound rounded to a multiple of `gridDim.x * blockDim.x`, or a test that
-`blockIdx < gridDim` decides (`if (idx >= gridDim.x * blockDim.x) return;` returns no thread). A
+`blockIdx < gridDim` decides (`if (idx >= gridDim.x * blockDim.x) return;` returns no thread). The
+result of `__syncthreads_or/and/count` is the same in every thread of the block, so a loop
+`do { ... } while (__syncthreads_or(changed))` and branches on such votes are block-uniform; so is a
+signed loop test whose two sides carry the same thread term (`for (t = base + tid; t < end + tid;
+t += C)`, assuming the sides do not overflow) and a grid-stride bound rounded up to whole blocks
+through a 64-bit division (`(n + blockDim.x - 1) / blockDim.x * blockDim.x`). A
 branch that splits the block only between whole warps (producer and consumer warps) is not reported
 either when both of its sides wait at the same barriers in the same order before they join: each
 barrier id then counts one arrival from every thread.
@@ -583,6 +588,28 @@ def _barrier_diagnostic(ctx, code, ins, branch, branch_block, why, controls, blo
                    {"branch_line": ctx.position(branch)[1], "branch_ptx_line": branch.ptx_line,
                     "level": level, "loop": loop, "other_barriers": []})
     return d
+
+
+def exit_bound(ctx, branch) -> Optional[tuple]:
+    """(parameter names in words, parameter symbols, "global" / "block" / None) of an exit test that
+    reads kernel parameters (`_index_against` tells how the index runs), or None when it reads none."""
+    if branch is None or branch.guard is None:
+        return None
+    lanes = ctx.lanes
+    values = lanes.register(branch, branch.guard)
+    compares = set()
+    for v in values:
+        for sym, _ in v[1]:
+            key = _key(lanes, sym)
+            if key and key[0] == "compare":
+                compares.add(key)
+    params = sorted({k[1] for key in compares for side in key[3:] for sym, _ in side[1]
+                     for k in [_key(lanes, sym)] if k and k[0] == "param"})
+    if not params:
+        return None
+    names = " and ".join(_param_text(ctx.function, p) for p in params)
+    index = _index_against(lanes, compares, ctx.launch.threads) if len(params) == 1 else None
+    return names, params, index
 
 
 def _exit_depends_on_input(ctx, branch) -> Optional[str]:

@@ -157,3 +157,26 @@ def test_the_launches_command_says_where_each_shape_comes_from():
                                                  "source": "from the launch at tests/analysis/data/launched.cu:35"}]
     (launch,) = plan["launches"]
     assert launch["where"] == "tests/analysis/data/launched.cu:35" and launch["used"]
+
+
+WARP_ROWS_PTX = REPO / "tests" / "analysis" / "data" / "warp_rows.sm_90.ptx"
+
+
+def test_launch_bounds_limit_the_thread_count_not_each_dimension():
+    # `__launch_bounds__(128)` is `.maxntid 128, 1, 1`; a 2-D kernel under it may run 32x4 or 8x8
+    m = parse_ptx_file(str(WARP_ROWS_PTX))
+    plan = plan_block_shapes(kernel(m, "_Z8warpRowsPfPKf"), AnalysisOptions())
+    dims = [s.dims for s in plan.shapes]
+    assert (32, 4, 1) in dims and (32, 2, 1) in dims and (8, 8, 1) in dims
+    assert all(x * y * z <= 128 for x, y, z in dims)
+
+
+def test_a_warp_per_row_kernel_under_launch_bounds_is_not_reported_for_rows_wider_than_a_warp():
+    r = run_cli("check", "--no-cache", "--isolated", "--select", "RACE,WARP", "--format", "json", str(WARP_ROWS_PTX))
+    doc = json.loads(r.stdout)
+    found = [(d["kernel"], d["code"], d["line"]) for d in doc["diagnostics"]]
+    # warpRows collides only in blocks wider than 32 in x: shape-dependent, counted, not reported
+    assert found == [("_Z15warpRowsOneSlotPfPKf", "RACE003", 18)]
+    assert doc["not_checked"] == {"findings that depend on the unknown block shape": 1}
+    (d,) = doc["diagnostics"]
+    assert any("32x4x1" in n for n in d["notes"] if n.startswith("holds under every candidate block"))

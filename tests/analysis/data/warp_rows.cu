@@ -17,3 +17,18 @@ __global__ void __launch_bounds__(128) warpRowsOneSlot(float *out, const float *
     int row = blockIdx.x * blockDim.y + threadIdx.y;
     out[row] = in[row * 32 + threadIdx.x]; // EXPECT RACE003
 }
+
+// conditional: a lane per element of a 32-wide row, blockDim.x never read and no barrier: written for
+// one warp in x. In a wider block threads tid and tid + 32 write one element: reported with that
+// condition, as a warning.
+__global__ void oneWarpLanes(float *out, const float *in)
+{
+    out[blockIdx.x * 32 + (threadIdx.x & 31)] = in[blockIdx.x * 64 + threadIdx.x]; // EXPECT RACE003
+}
+
+// bad: the same collision in a kernel that sizes its rows by blockDim.x, so it is written for wider
+// blocks: an error with no condition
+__global__ void blockLanes(float *out, const float *in)
+{
+    out[blockIdx.x * blockDim.x + (threadIdx.x & 31)] = in[blockIdx.x * blockDim.x + threadIdx.x]; // EXPECT RACE003
+}

@@ -11,8 +11,8 @@ block) is not the user's bug, while a race between two warps is, though a one-wa
 have it (a real kernel is rarely launched with one warp when it has no launch to say so). A kernel
 that admits no such shape is confirmed under all its candidates. Findings that depend on the shape
 are counted as "not checked", never reported; the note of a kept finding names the candidates
-checked, never "every shape". A kept finding of a kernel that neither reads blockDim.x nor has a
-block barrier (often written for one warp in x) that does not hold in a 32x1x1 block says so: its
+checked, never "every shape". A kept finding of a kernel that reads no blockDim.x, has no block
+barrier and no shared memory (often written for one warp in x) that does not hold in a 32x1x1 block says so: its
 message ends "(only when the block has more than 32 threads in x; no launch found)" and it is a
 warning, not an error: a real race if the block is wider, none at the width the code may be written for.
 """
@@ -185,13 +185,15 @@ ONE_WARP_CONDITION = "only when the block has more than 32 threads in x"
 
 
 def _written_for_many_warps(function) -> bool:
-    """Does the kernel show that its block has several warps in x: it reads blockDim.x (`%ntid.x`)
-    or has a block barrier (warps that talk to each other)? One that does neither is often written
-    for one warp in x: lanes of `threadIdx.x`, `WARP_SIZE`-strided loops, rows in `threadIdx.y`."""
+    """Does the kernel show that its block has several warps in x: it reads blockDim.x (`%ntid.x`),
+    has a block barrier or uses shared memory (warps that talk to each other)? One that does none of
+    these is often written for one warp in x: lanes of `threadIdx.x`, `WARP_SIZE`-strided loops, rows
+    in `threadIdx.y`."""
     from .frontend.ir import Register
 
     width = Register("%ntid.x")
-    return any(width in ins.operands or ins.op in ("bar", "barrier") for ins in function.instructions)
+    return any(width in ins.operands or ins.op in ("bar", "barrier") or getattr(ins, "space", None) == "shared"
+               for ins in function.instructions)
 
 
 def _state_one_warp_condition(module, function, rules, analysis, findings: list) -> None:
@@ -215,9 +217,9 @@ def _state_one_warp_condition(module, function, rules, analysis, findings: list)
         if d.severity == "error":
             d.severity = "warning"
         d.data["condition"] = ONE_WARP_CONDITION
-        d.notes.insert(1, "in a 32x1x1 block no two threads make this race, and the kernel neither reads "
-                          "blockDim.x nor has a block barrier: it may be written for one warp in x; pass "
-                          "--block with its launch shape")
+        d.notes.insert(1, "in a 32x1x1 block no two threads make this race, and the kernel reads no "
+                          "blockDim.x, has no block barrier and no shared memory: it may be written for one "
+                          "warp in x; pass --block with its launch shape")
 
 
 def _state_shapes(d, checked: list, rejected: list, plan, two_warps: bool) -> None:

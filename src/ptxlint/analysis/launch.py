@@ -29,8 +29,8 @@ DEFAULT_2D = (32, 8, 1)
 DEFAULT_3D = (8, 8, 4)
 # The shapes a kernel with no known launch is checked under, by the thread ids it reads.
 CANDIDATES_1D = [(32, 1, 1), (64, 1, 1), (128, 1, 1), (256, 1, 1), (512, 1, 1), (1024, 1, 1)]
-# (32, 2) and (32, 4): a warp per row, the shape of many kernels bounded to 64 or 128 threads
-CANDIDATES_2D = [(8, 8, 1), (16, 16, 1), (32, 8, 1), (32, 32, 1), (32, 2, 1), (32, 4, 1)]
+# (32, 4): a warp per row, four rows: the shape of many kernels bounded to 128 threads
+CANDIDATES_2D = [(8, 8, 1), (16, 16, 1), (32, 8, 1), (32, 32, 1), (32, 4, 1)]
 CANDIDATES_3D = [(8, 8, 4), (4, 4, 4)]
 UNKNOWN_SOURCE = "assumed: no --block, config, launch in the code or .reqntid; pass --block to change it"
 

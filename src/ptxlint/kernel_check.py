@@ -11,7 +11,10 @@ block) is not the user's bug, while a race between two warps is, though a one-wa
 have it (a real kernel is rarely launched with one warp when it has no launch to say so). A kernel
 that admits no such shape is confirmed under all its candidates. Findings that depend on the shape
 are counted as "not checked", never reported; the note of a kept finding names the candidates
-checked, never "every shape".
+checked, never "every shape". A kept finding of a kernel that reads no blockDim.x, has no block
+barrier and no shared memory (often written for one warp in x) that does not hold in a 32x1x1 block says so: its
+message ends "(only when the block has more than 32 threads in x; no launch found)" and it is a
+warning, not an error: a real race if the block is wider, none at the width the code may be written for.
 """
 
 from __future__ import annotations
@@ -173,7 +176,51 @@ def _under_candidate_shapes(module, function, rules, analysis, plan, result: Ker
             to_confirm = survivors
         for d in to_confirm:
             _state_shapes(d, checked, rejected, plan, primary.threads >= MIN_UNKNOWN_THREADS)
+        if to_confirm and primary.threads >= MIN_UNKNOWN_THREADS and not _written_for_many_warps(function):
+            _state_one_warp_condition(module, function, confirming, analysis, to_confirm)
     result.diagnostics += to_confirm
+
+
+ONE_WARP = (32, 1, 1)
+ONE_WARP_CONDITION = "only when the block has more than 32 threads in x"
+
+
+def _written_for_many_warps(function) -> bool:
+    """Does the kernel show that its block has several warps in x: it reads blockDim.x (`%ntid.x`),
+    has a block barrier or uses shared memory (warps that talk to each other)? One that does none of
+    these is often written for one warp in x: lanes of `threadIdx.x`, `WARP_SIZE`-strided loops, rows
+    in `threadIdx.y`."""
+    from .frontend.ir import Register
+
+    width = Register("%ntid.x")
+    return any(width in ins.operands or ins.op in ("bar", "barrier") or getattr(ins, "space", None) == "shared"
+               for ins in function.instructions)
+
+
+def _state_one_warp_condition(module, function, rules, analysis, findings: list) -> None:
+    """With no launch, a kernel that never reads blockDim.x may be written for one warp in x; a
+    finding that does not hold in a 32x1x1 block is reported with that condition and as a warning:
+    a real race when the block is wider, none at the width the code may be written for."""
+    from .analysis.launch import UNKNOWN_SOURCE, BlockShape
+
+    bound = function.maxntid
+    if bound and bound[0] * bound[1] * bound[2] < ONE_WARP[0]:
+        return
+    others, _, why = _run(module, function, rules, analysis, BlockShape(ONE_WARP, UNKNOWN_SOURCE, assumed=True),
+                          [], admission=True)
+    if why is not None:
+        return  # the kernel does not admit a one-warp block: nothing to qualify
+    seen = {key for d in others for key in _confirmed_as(d)}
+    for d in findings:
+        if any(key in seen for key in _confirmed_as(d)):
+            continue
+        d.message += f" ({ONE_WARP_CONDITION}; no launch found)"
+        if d.severity == "error":
+            d.severity = "warning"
+        d.data["condition"] = ONE_WARP_CONDITION
+        d.notes.insert(1, "in a 32x1x1 block no two threads make this race, and the kernel reads no "
+                          "blockDim.x, has no block barrier and no shared memory: it may be written for one "
+                          "warp in x; pass --block with its launch shape")
 
 
 def _state_shapes(d, checked: list, rejected: list, plan, two_warps: bool) -> None:

@@ -157,3 +157,42 @@ def test_the_launches_command_says_where_each_shape_comes_from():
                                                  "source": "from the launch at tests/analysis/data/launched.cu:35"}]
     (launch,) = plan["launches"]
     assert launch["where"] == "tests/analysis/data/launched.cu:35" and launch["used"]
+
+
+WARP_ROWS_PTX = REPO / "tests" / "analysis" / "data" / "warp_rows.sm_90.ptx"
+
+
+def test_launch_bounds_limit_the_thread_count_not_each_dimension():
+    # `__launch_bounds__(128)` is `.maxntid 128, 1, 1`; a 2-D kernel under it may run 32x4 or 8x8
+    m = parse_ptx_file(str(WARP_ROWS_PTX))
+    plan = plan_block_shapes(kernel(m, "_Z8warpRowsPfPKf"), AnalysisOptions())
+    dims = [s.dims for s in plan.shapes]
+    assert (32, 4, 1) in dims and (8, 8, 1) in dims
+    assert all(x * y * z <= 128 for x, y, z in dims)
+
+
+def test_a_warp_per_row_kernel_under_launch_bounds_is_not_reported_for_rows_wider_than_a_warp():
+    r = run_cli("check", "--no-cache", "--isolated", "--select", "RACE,WARP", "--format", "json", str(WARP_ROWS_PTX))
+    doc = json.loads(r.stdout)
+    found = {d["kernel"]: d for d in doc["diagnostics"]}
+    # warpRows collides only in blocks wider than 32 in x: shape-dependent, counted, not reported
+    assert "_Z8warpRowsPfPKf" not in found
+    assert doc["not_checked"] == {"findings that depend on the unknown block shape": 1}
+    d = found["_Z15warpRowsOneSlotPfPKf"]
+    assert (d["code"], d["line"], d["severity"]) == ("RACE003", 18, "error")
+    assert any("32x4x1" in n for n in d["notes"] if n.startswith("holds under every candidate block"))
+
+
+def test_a_race_that_needs_more_than_one_warp_in_a_kernel_written_for_one_warp_says_so():
+    doc = json.loads(run_cli("check", "--no-cache", "--isolated", "--select", "RACE,WARP", "--format", "json",
+                             str(WARP_ROWS_PTX)).stdout)
+    found = {d["kernel"]: d for d in doc["diagnostics"]}
+    # no blockDim.x, no barrier: the race exists only in blocks wider than one warp, and says so
+    lanes = found["_Z12oneWarpLanesPfPKf"]
+    assert (lanes["code"], lanes["line"], lanes["severity"]) == ("RACE003", 26, "warning")
+    assert lanes["message"].endswith("(only when the block has more than 32 threads in x; no launch found)")
+    assert lanes["data"]["condition"] == "only when the block has more than 32 threads in x"
+    # the same collision where rows are blockDim.x wide: written for wide blocks, no condition
+    wide = found["_Z10blockLanesPfPKf"]
+    assert (wide["code"], wide["line"], wide["severity"]) == ("RACE003", 33, "error")
+    assert "condition" not in wide["data"] and "more than 32 threads" not in wide["message"]

@@ -706,3 +706,34 @@ def test_the_launches_command_lists_every_launch_and_why_one_is_not_used():
     (plan,) = doc["files"][0]["kernels"]
     (launch,) = plan["launches"]
     assert launch["used"] and launch["grid"] == [None, 1, 1] and launch["template_args"] == ["64", "int"]
+
+
+def test_launches_through_a_host_template_helper_match_by_function_argument():
+    # launch_rows<32, T, fill_lanes<T>> and launch_rows<64, T, fill_wide<T>> from a template whose T
+    # is deduced: T stands for any type (the same in every argument), the device function names the kernel
+    cu = DATA / "helpers.cu"
+    found = find_launches(str(cu))
+    assert sorted((l.template_args, l.block) for l in found) == [
+        (("T", "fill_lanes<T>"), (32, 1, 1)), (("T", "fill_wide<T>"), (64, 1, 1))]
+    assert all(l.open_params == ("T",) for l in found)
+    m = parse_ptx_file(str(DATA / "helpers.sm_90.ptx"))
+    blocks = {f.name: [l.block for l in launches_for_function(f.name, found)] for f in m.functions if f.is_kernel}
+    assert blocks == {"_Z4rowsIfXadL_Z10fill_lanesIfEvPT_iEEEvS2_": [(32, 1, 1)],
+                      "_Z4rowsIfXadL_Z9fill_wideIfEvPT_iEEEvS2_": [(64, 1, 1)]}
+
+
+def test_an_open_template_parameter_stands_for_the_same_argument_everywhere():
+    from ptxlint.frontend.launches.matching import why_not_launched
+
+    pair = Launch("k", ("T", "T"), (32, 1, 1), "k.cu", 1, "<<<>>>", None, open_params=("T",))
+    assert why_not_launched("_Z1kIffEvv", pair) is None  # k<float, float>
+    assert why_not_launched("_Z1kIfiEvv", pair) is not None  # k<float, int>: T cannot be both
+
+
+def test_a_helper_launch_is_checked_under_its_own_block():
+    # rows<float, fill_wide> runs with 64 threads: threads 0 and 32 write y[0]; fill_lanes runs with 32
+    r = run_cli("check", "--no-cache", "--isolated", "--select", "RACE,WARP", "--format", "json",
+                str(DATA / "helpers.sm_90.ptx"))
+    doc = json.loads(r.stdout)
+    assert [(d["code"], d["line"]) for d in doc["diagnostics"]] == [("RACE003", 9)]
+    assert "assumed block 64x1x1 (from the launch at" in doc["diagnostics"][0]["notes"][0]

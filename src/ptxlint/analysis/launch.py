@@ -29,7 +29,8 @@ DEFAULT_2D = (32, 8, 1)
 DEFAULT_3D = (8, 8, 4)
 # The shapes a kernel with no known launch is checked under, by the thread ids it reads.
 CANDIDATES_1D = [(32, 1, 1), (64, 1, 1), (128, 1, 1), (256, 1, 1), (512, 1, 1), (1024, 1, 1)]
-CANDIDATES_2D = [(8, 8, 1), (16, 16, 1), (32, 8, 1), (32, 32, 1)]
+# (32, 4): a warp per row, four rows: the shape of many kernels bounded to 128 threads
+CANDIDATES_2D = [(8, 8, 1), (16, 16, 1), (32, 8, 1), (32, 32, 1), (32, 4, 1)]
 CANDIDATES_3D = [(8, 8, 4), (4, 4, 4)]
 UNKNOWN_SOURCE = "assumed: no --block, config, launch in the code or .reqntid; pass --block to change it"
 
@@ -167,8 +168,9 @@ def _candidates(function: Function) -> list:
     if bound:
         first = tuple(bound)
         source = "assumed from .maxntid, its upper bound"
-        dims = [d for d in dims if d[0] * d[1] * d[2] <= limit and d[0] <= bound[0] and d[1] <= bound[1]
-                and d[2] <= bound[2]]
+        # .maxntid bounds the product of the dimensions only: `__launch_bounds__(128)` emits
+        # `.maxntid 128, 1, 1` and the kernel may still be launched 32x4
+        dims = [d for d in dims if d[0] * d[1] * d[2] <= limit]
     else:
         source = UNKNOWN_SOURCE
     # after the default: smaller shapes, largest first, then larger ones; when the default is not

@@ -65,11 +65,14 @@ SHAPE_POLICY = """\
 The kernel is checked under the block shape(s) it is really launched with: `--block`, the config's
 `block` table, the launches in the host code (`k<<<grid, block>>>`, `cudaLaunchKernel`, ...: every
 compile-time block shape, each checked), or `.reqntid`. When none is known, this rule reports a
-finding only if it holds under every block shape the kernel admits (1-D shapes of 32 to 1024
-threads, 2-D and 3-D ones when it reads `threadIdx.y`/`.z`, bounded by `.maxntid` and by its shared
-arrays: a shape under which a thread would index an array out of bounds, or under which every
-thread fails a device-side `assert` such as `assert(blockDim.x == 4)`, is not admitted). A finding
-that appears only under some shapes is not reported: the summary counts it under "Not checked", and
+finding only if it holds under every candidate block of 64 threads or more that the kernel admits,
+and says so ("no launch found"): the candidates are a list of common shapes, not every shape (1-D
+blocks of 32 to 1024 threads; 8x8, 16x16, 32x4, 32x8 and 32x32 when it reads `threadIdx.y`;
+8x8x4 and 4x4x4 when it reads `threadIdx.z`), bounded by `.maxntid` (`__launch_bounds__`: the
+number of threads, whatever the dimensions) and by its shared arrays: a shape under which a thread
+would index an array out of bounds, or under which every thread fails a device-side `assert` such
+as `assert(blockDim.x == 4)`, is not admitted. A finding that appears only under some candidates is
+not reported: the summary counts it under "Not checked", and
 `--block` checks the kernel under the shape you launch it with."""
 
 _RULES: dict = {}

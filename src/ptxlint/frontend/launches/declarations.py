@@ -215,6 +215,11 @@ class DeclarationReader:
                 if not names:
                     continue
                 j = names[-1]
+                for q in range(a, eq - 3):  # `void (*f)(T *, int)`: the name is inside `(*...)`
+                    if toks[q].text == "(" and toks[q + 1].text == "*" and toks[q + 2].kind == IDENT \
+                            and toks[q + 3].text == ")":
+                        j = q + 2
+                        break
                 is_type = toks[a].text in ("typename", "class") or (toks[a].text == "template")
                 d = Decl(toks[j].text, "tparam", j, type_text="type" if is_type else "value")
                 d.extra["default"] = (eq + 1, b) if eq < b else None

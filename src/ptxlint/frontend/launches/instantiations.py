@@ -7,7 +7,8 @@ A mixin of `LaunchFinder` (finder.py): it fills `self.instantiations`, which the
 
 from __future__ import annotations
 
-from ..cpp_preprocess import Unknown
+from ..cpp_preprocess import IDENT, Unknown
+from .launch_sites import OpenText
 from .syntax import _type_text
 
 
@@ -59,7 +60,41 @@ class TemplateInstantiations:
                         v = self._evaluate(fr, ch, rng[0], rng[1], site, toks[rng[0]].region, None)
                     binding[d.name] = v if isinstance(v, int) else Unknown(f"`{d.name}` is not an integer")
                 except Unknown as err:
+                    unclosed = self._names_an_entity(rng[0], rng[1]) if fr is not None else None
+                    if unclosed is not None:
+                        # a function or object (`dequantize<T>`, `&f`): bound by its name, so that
+                        # launches under different ones stay apart and match their kernels
+                        text = self._template_arg(fr, ch, rng[0], rng[1], site, toks[rng[0]].region)
+                        if unclosed:  # `run<4, f<T>>(...)`: the `>>` that closes both lists
+                            text = OpenText(text + ">", text.open) if isinstance(text, OpenText) else text + ">"
+                        binding[d.name] = text
+                        continue
                     binding[d.name] = Unknown(f"`{d.name}` of `{fn.name}` is instantiated with a value "
                                               f"ptxlint cannot evaluate ({err})")
             key = tuple((k, v if not isinstance(v, Unknown) else ("?", str(v))) for k, v in sorted(binding.items()))
+            if key in self.instantiations.get(id(fn), {}):
+                continue  # keep the first binding object: the walk reads its texts' open names
             self.instantiations.setdefault(id(fn), {})[key] = binding
+
+    def _names_an_entity(self, a, b):
+        """Is the template argument toks[a:b] a (qualified, possibly templated) name, `&` before it
+        allowed: `f`, `&ns::f`, `f<T, 4>`? 0 when it is, 1 when its last `>` is the `>>` after it
+        (`run<f<T>>`), None when it is not such a name."""
+        toks = self.toks
+        if a < b and toks[a].text == "&":
+            a += 1
+        if a >= b or toks[a].kind != IDENT:
+            return None
+        depth = 0
+        for t in toks[a:b]:
+            if t.text == "<":
+                depth += 1
+            elif t.text == ">":
+                depth -= 1
+            elif t.text == ">>":
+                depth -= 2
+            elif depth == 0 and t.kind != IDENT and t.text != "::":
+                return None
+        if depth == 1 and b < len(toks) and toks[b].text == ">>":
+            return 1
+        return 0 if depth == 0 else None

@@ -43,6 +43,9 @@ class Launch:
     grid_unknown_because: Optional[str] = None  # why the grid (or a dimension of it) is not known
     assumes: Optional[str] = None  # what the shapes assume (the program's default run), or None
     deduced: bool = False  # template arguments deduced from the call's arguments, not written
+    # names in template_args that stand for parameters of an enclosing host template whose value is
+    # not known here (deduced from its callers' arguments): placeholders for any argument, one each
+    open_params: tuple = ()
 
     def __post_init__(self) -> None:
         # the reason quotes host code: a huge macro or an #include'd file must not flood the output

@@ -201,8 +201,11 @@ class LaunchSites:
         if deduced is not None:
             args = deduced
         assumes = "; ".join(sorted(self._assumed)) or None
+        open_params = tuple(sorted({n for x in args or () for n in getattr(x, "open", ())}))
+        if args is not None:
+            args = tuple(str(x) for x in args)
         launch = Launch(name, args, block, tok.path, tok.line, how, why, qual, grid_dims, grid_why, assumes,
-                        deduced is not None)
+                        deduced is not None, open_params)
         if launch not in self._seen:
             self._seen.add(launch)
             self.launches.append((first, len(self.launches), launch))
@@ -398,6 +401,10 @@ class LaunchSites:
         return _checked_block(as_block(v), f"{toks[a + 1].text}.blockDim")
 
     def _template_arg(self, frame, chain, a, b, pos, region):
+        """A template argument as text: its value where it is an integer, else the written text
+        with the enclosing templates' parameters replaced by what they are bound to. Parameters whose
+        binding is not known (deduced from a call's arguments) stay as written, and the text is an
+        `OpenText` that names them: matching treats them as placeholders."""
         toks = self.toks
         try:
             v = self._evaluate(frame, chain, a, b, pos, region, None)
@@ -407,14 +414,48 @@ class LaunchSites:
             pass
         if b - a == 1 and toks[a].kind == IDENT:
             decl, dframe = self._lookup_decl(frame, chain, toks[a].text, pos)
-            if decl is not None and decl.kind == "tparam" and dframe is not None and dframe.binding:
-                v = dframe.binding.get(decl.name)
+            if decl is not None and decl.kind == "tparam":
+                v = dframe.binding.get(decl.name) if dframe is not None and dframe.binding else None
                 if isinstance(v, str):
                     return v
+                return OpenText(decl.name, {decl.name})
             if decl is not None and decl.kind == "type":
                 return decl.type_text
-        return _arg_text(toks[a:b])
+        pieces, open_names = [], set()
+        for t in toks[a:b]:
+            if t.kind == IDENT:
+                decl, dframe = self._lookup_decl(frame, chain, t.text, pos)
+                if decl is not None and decl.kind == "tparam":
+                    v = dframe.binding.get(decl.name) if dframe is not None and dframe.binding else None
+                    if isinstance(v, str):
+                        pieces.append(_Spelled(v))
+                        open_names |= getattr(v, "open", set())
+                        continue
+                    open_names.add(decl.name)
+            pieces.append(t)
+        text = _arg_text(pieces)
+        return OpenText(text, open_names) if open_names else text
 
+
+
+class OpenText(str):
+    """A template argument's text that names template parameters whose value is not known here
+    (`dst_t` of a host template that is instantiated by deduction): `open` holds those names."""
+
+    open: frozenset
+
+    def __new__(cls, text, open_names):
+        obj = super().__new__(cls, text)
+        obj.open = frozenset(open_names)
+        return obj
+
+
+class _Spelled:
+    """A token stand-in that spells a template parameter's bound text (for `_arg_text`)."""
+
+    def __init__(self, text):
+        self.text = str(text)
+        self.kind = "punct" if not self.text.replace("_", "a").replace("::", "").isalnum() else IDENT
 
 
 def _checked_block(block, text):

@@ -120,6 +120,59 @@ def _compare_arg(written: str, demangled: str):
     return None
 
 
+def _compare_with_placeholders(written: str, demangled: str, open_names: set, seen: dict):
+    """_compare_arg where `open_names` (parameters of the launching host template that ptxlint could
+    not bind) stand for any argument, the same one wherever they appear; a function written as
+    `f<T>` is compared with a demangled function pointer `&(void ns::f<float>(...))` by name and
+    template arguments."""
+    if not open_names:
+        return _compare_arg(written, demangled)
+    name = written.strip()
+    if name in open_names:
+        have = seen.setdefault(name, canonical_type(demangled))
+        return True if have == canonical_type(demangled) else _compare_arg(have, demangled)
+    pointee = _function_pointer_name(demangled)
+    if pointee is not None:
+        demangled = pointee
+    wq, wn, wargs = split_template_name(name.lstrip("&").strip())
+    dq, dn, dargs = split_template_name(demangled)
+    if wn.strip() != dn.strip() or (wargs is None) != (dargs is None):
+        return _compare_arg(written, demangled) if pointee is None else False
+    if wq and not (dq == wq or dq.endswith("::" + wq)):
+        return False
+    if wargs is None:
+        return True
+    if len(wargs) != len(dargs):
+        return False
+    verdicts = [_compare_with_placeholders(w, d, open_names, seen) for w, d in zip(wargs, dargs)]
+    if False in verdicts:
+        return False
+    return None if None in verdicts else True
+
+
+def _function_pointer_name(demangled: str) -> Optional[str]:
+    """`&(void ns::f<float>(void const*, long))` -> `ns::f<float>`; None for anything else."""
+    text = demangled.strip()
+    if not text.startswith("&"):
+        return None
+    text = text[1:].strip()
+    if text.startswith("(") and text.endswith(")"):
+        text = text[1:-1].strip()
+    if not text.endswith(")"):
+        return None
+    depth = 0
+    for k in range(len(text) - 1, -1, -1):  # the '(' that opens the parameter list
+        depth += {")": 1, "(": -1}.get(text[k], 0)
+        if depth == 0:
+            break
+    head, depth = text[:k].rstrip(), 0
+    for j in range(len(head) - 1, -1, -1):  # the name starts after the return type's last space
+        depth += {">": 1, "<": -1}.get(head[j], 0)
+        if depth == 0 and head[j] == " ":
+            return head[j + 1:]
+    return head or None
+
+
 def launches_for_function(mangled_name: str, launches: list) -> list:
     """The launches that launch the PTX function `mangled_name`: same unqualified name, the
     written qualification (if any) a suffix of the function's, and template arguments that agree
@@ -147,10 +200,11 @@ def why_not_launched(mangled_name: str, launch) -> Optional[str]:
                 "defined in the host code read)")
     if len(args) != len(written):
         return f"its template arguments <{', '.join(written)}> are not <{', '.join(args)}>"
+    placeholders: dict = {}  # an open parameter's name -> the argument it stands for here
     for w, d in zip(written, args):
         if launch.deduced and w == "?":
             continue
-        same = _compare_arg(w, d)
+        same = _compare_with_placeholders(w, d, set(launch.open_params), placeholders)
         if same is False:
             return f"its template arguments <{', '.join(written)}> are not <{', '.join(args)}>"
         if same is None:

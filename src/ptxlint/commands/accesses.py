@@ -13,6 +13,7 @@ from ..analysis.accesses import variables_behind
 from ..analysis.context import AnalysisOptions, KernelContext
 from ..analysis.layout import source_name
 from ..api import discover, load_module, with_launches
+from ..cache import default_cache_dir
 from ..errors import InputError
 from ..frontend.demangle import demangle, without_parameters
 
@@ -93,7 +94,7 @@ def _file_report(path: str, base_options, kernel_glob, level: str) -> dict:
     """The `accesses` JSON object of one file; each kernel within the analysis budget."""
     from ..analysis.launch import kernel_matches
 
-    module = load_module(path)
+    module = load_module(path, cache_dir=default_cache_dir())  # the compile `check` made, if it did
     kernels = [f for f in module.kernels if kernel_glob is None or kernel_matches(f, kernel_glob)]
     options = with_launches(path, module, base_options)
     if level == "sass":

@@ -102,10 +102,12 @@ def kernel_rows(path: str, options, level: str, arch: Optional[str], dynamic: li
     ptx_text = None
     if path.endswith(PTX_INPUTS):
         if path.endswith(".cu"):
-            from ..frontend.nvcc import CompileOptions, compile_to_ptx
+            from ..cache import default_cache_dir
+            from ..compile_cache import compiled_ptx
+            from ..frontend.nvcc import CompileOptions
 
             copts = compile_options or CompileOptions(arches=(arch or "sm_90",))
-            compiled = compile_to_ptx(path, copts)[0]
+            compiled = compiled_ptx(path, copts, default_cache_dir())[0]  # the compile `check` made, if it did
             ptx_text = compiled.text
             from ..frontend.parser import parse_ptx
 

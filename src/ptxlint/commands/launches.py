@@ -19,6 +19,7 @@ from .bounded import internal_error
 from .options import analysis_options, block_option, kernel_option
 from ..analysis.launch import name_matches, plan_block_shapes
 from ..api import discover, load_module, with_launches
+from ..cache import default_cache_dir
 from ..errors import InputError
 from ..frontend.demangle import demangle, without_parameters
 from ..frontend.host_sources import launch_sources
@@ -29,7 +30,7 @@ def kernel_plans(path: str, options) -> list:
     """[{kernel, demangled, known, shapes: [{block, grid, source}], unknown_launches, launches,
     host_sources}] of one file: `launches` are those of the kernel's name found in the host code,
     each with `used` and, when not, `not_used_because`."""
-    module = load_module(path)
+    module = load_module(path, cache_dir=default_cache_dir())  # the compile `check` made, if it did
     analysis = with_launches(path, module, options)
     sources = launch_sources(module.files.values(), path) if not path.endswith(".cu") else [path]
     out = []

@@ -73,14 +73,15 @@ def _flags(source: dict, corpus: Path, recipes: dict) -> list:
     return flags
 
 
-def select_sources(corpus: Path, half, files, sample) -> list:
-    """The corpus sources to time: present here, of the half, then the first `files` or a fixed
-    (seeded) sample of `sample`, so that two runs time the same files."""
+def select_sources(corpus: Path, half, files, sample, only=()) -> list:
+    """The corpus sources to time: present here, of the half, whose path contains one of `only`
+    (when given), then the first `files` or a fixed (seeded) sample of `sample`, so that two runs
+    time the same files."""
     listing = json.loads((corpus / "corpus.json").read_text())
     repos = set(listing.get("halves", {}).get("repositories", {}).get(half, [])) if half else None
     sources = [s for s in listing["sources"]
                if (corpus / s["corpus_path"]).is_file() and (corpus / s["ptx"]).is_file()
-               and (repos is None or s["repo"] in repos)]
+               and (repos is None or s["repo"] in repos) and (not only or any(o in s["corpus_path"] for o in only))]
     if sample and sample < len(sources):
         sources = sorted(random.Random(19).sample(sources, sample), key=lambda s: s["corpus_path"])
     return sources[:files] if files else sources
@@ -123,6 +124,8 @@ def main() -> int:
     parser.add_argument("--corpus", type=Path, default=ROOT / "validation" / "realworld")
     parser.add_argument("--files", "--limit", type=int, default=None, help="only the first N files")
     parser.add_argument("--sample", type=int, default=None, help="a fixed sample of N files (same N, same files)")
+    parser.add_argument("--only", action="append", default=[], metavar="TEXT",
+                        help="only files whose corpus path contains TEXT (repeatable): e.g. the worst ones")
     parser.add_argument("--half", choices=("dev", "test"), default=None, help="only that half of the corpus")
     parser.add_argument("--budget", type=float, default=None, help="--analysis-budget for ptxlint (default: its own)")
     parser.add_argument("--baseline", type=Path, default=None,
@@ -135,7 +138,7 @@ def main() -> int:
     if nvcc is None:
         print("nvcc not on PATH: nothing to compare with", file=sys.stderr)
         return 2
-    sources = select_sources(args.corpus, args.half, args.files, args.sample)
+    sources = select_sources(args.corpus, args.half, args.files, args.sample, args.only)
     if not sources:
         print(f"no corpus files under {args.corpus} (the corpus is fetched, not committed: see its README)")
         return 2

@@ -70,17 +70,21 @@ def with_launches(path: str, module: Module, analysis, host=((), ())):
                                                    analysis.launches, host, analysis.budget))
 
 
-def load_module(path: str, compile_options=None, jobs: Optional[int] = None) -> Module:
-    """Parse a `.ptx` file, or compile a `.cu` file with nvcc and parse its PTX (first arch)."""
-    return _load_modules(path, compile_options, jobs)[0][1]
+def load_module(path: str, compile_options=None, jobs: Optional[int] = None,
+                cache_dir: Optional[str] = None) -> Module:
+    """Parse a `.ptx` file, or compile a `.cu` file with nvcc and parse its PTX (first arch);
+    `cache_dir`: where a compile of the same file and options may be kept (compile_cache.py)."""
+    return _load_modules(path, compile_options, jobs, cache_dir)[0][1]
 
 
-def _load_modules(path: str, compile_options=None, jobs: Optional[int] = None) -> list:
+def _load_modules(path: str, compile_options=None, jobs: Optional[int] = None,
+                  cache_dir: Optional[str] = None) -> list:
     """[(arch or None, Module)]: one module per architecture for `.cu`, one for `.ptx`."""
     if path.endswith(SOURCE_SUFFIXES):
-        from .frontend.nvcc import CompileOptions, compile_to_ptx
+        from .compile_cache import compiled_ptx
+        from .frontend.nvcc import CompileOptions
 
-        compiled = compile_to_ptx(path, compile_options or CompileOptions())
+        compiled = compiled_ptx(path, compile_options or CompileOptions(), cache_dir)
         modules = [(c.arch, parse_ptx(c.text, f"{path} ({c.arch} PTX)", jobs=jobs, source_name=c.source_name))
                    for c in compiled]
         for c, (_, m) in zip(compiled, modules):
@@ -127,7 +131,7 @@ def _run_plan(plan: _FilePlan) -> dict:
             found_per_arch = [(None, found)]
             not_checked.update(counts)
         else:
-            modules = _load_modules(plan.path, plan.compile, plan.parse_jobs)
+            modules = _load_modules(plan.path, plan.compile, plan.parse_jobs, plan.cache_dir)
             found_per_arch, kernels = [], []
             launches_of: dict = {}  # host sources -> their launches: host code is the same for every arch
             for arch, module in modules:

@@ -40,11 +40,34 @@ def test_unchanged_files_are_not_recompiled_and_changes_invalidate(project, tmp_
     project.write("inc.cuh", "// v2\n")  # a header named in .file changed
     run()
     assert calls.read_text() == "xx"
-    run("--block", "64")  # other options: other entry
+    blocked = run("--block", "64")  # other analysis options: analysed again, on the compile kept
+    assert "block 64x1x1" in blocked.stdout and calls.read_text() == "xx"
+    run("--nvcc-arg=-DTILE=8")  # other compile options: compiled again
     assert calls.read_text() == "xxx"
     run("--no-cache")
     assert calls.read_text() == "xxxx"
     assert (project.cache / ".gitignore").exists() and not (project.root / ".ptxlint_cache").exists()
+
+
+def test_launches_accesses_and_kernels_reuse_the_compile_check_made(project, tmp_path):
+    calls = fake_nvcc(project, tmp_path)
+    cuda = tmp_path / "cuda"  # where ptxlint finds the nvcc the commands without --nvcc run
+    (cuda / "bin").mkdir(parents=True)
+    (cuda / "bin" / "nvcc").symlink_to(project.root / "tools" / "nvcc")
+    env = {"CUDA_HOME": str(cuda)}
+    project.write("k.cu", GOOD_CU)
+    project.write("inc.cuh", "// v1\n")
+    project.run("check", "--select", "TEST", "k.cu", env=env)
+    assert calls.read_text() == "x"
+    for command in ("launches", "accesses", "kernels"):
+        r = project.run(command, "k.cu", env=env)
+        assert r.returncode == 0 and "k.cu" in r.stdout, (command, r.stdout, r.stderr)
+    assert calls.read_text() == "x"  # one compile for the four commands
+    project.write("inc.cuh", "// v2\n")  # a header the PTX names changed: compiled again
+    project.run("launches", "k.cu", env=env)
+    assert calls.read_text() == "xx"
+    project.run("check", "--select", "TEST", "--no-cache", "k.cu", env=env)  # --no-cache: always nvcc
+    assert calls.read_text() == "xxx"
 
 
 def test_cache_dir_option_and_env(project, tmp_path):

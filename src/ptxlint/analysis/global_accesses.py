@@ -194,6 +194,9 @@ class GlobalEvaluation:
     def _cost_per_warp(self, access: GlobalAccess, addresses, active, first: bool) -> None:
         n = self.lanes.n
         nbytes = access.nbytes
+        # warps whose addresses differ by a multiple of a 128-byte line cost the same (_warp_cost
+        # keeps only the offsets' residues and differences): decided once per such class of warps
+        by_class: dict = {}
         for w in range((n + 31) // 32):
             start, end = 32 * w, min(32 * w + 32, n)
             idx = [t for t in range(start, end) if active[t] is not False]
@@ -205,7 +208,17 @@ class GlobalEvaluation:
                 continue
             if access.unknown_reason is not None:
                 continue
-            result = self._warp_cost(access, addresses, idx, nbytes)
+            if type(addresses) is Affine:
+                consts = addresses.consts
+                line = consts[idx[0]] - consts[idx[0]] % 128
+                key = tuple(consts[t] - line for t in idx)
+                result = by_class.get(key)
+                if result is None:
+                    result = by_class[key] = self._warp_cost(access, addresses, idx, nbytes)
+                if not isinstance(result, str):
+                    result = (result[0], list(result[1]), result[2], result[3])
+            else:
+                result = self._warp_cost(access, addresses, idx, nbytes)
             if isinstance(result, str):
                 access.unknown_reason = result
                 continue
@@ -281,12 +294,14 @@ class GlobalEvaluation:
                                       "share a 32-byte sector")
         residues = range(0, SECTOR, step) if step != SECTOR else (0,)
         pitch_values = [PITCH + r for r in range(SECTOR)] if pitch else [0]
+        # every pitch symbol takes the same value pv: lane i moves by pv times its coefficients' sum
+        pitch_sums = [sum(coefs[i] for coefs in pitch.values()) for i in range(len(consts))] if pitch else None
         costs = {}
         counted = None
         for base in residues:
             for pv in pitch_values:
                 if pitch:
-                    offs = [c + sum(coefs[i] * pv for coefs in pitch.values()) + base for i, c in enumerate(consts)]
+                    offs = [c + s * pv + base for c, s in zip(consts, pitch_sums)]
                 else:
                     offs = [c + base for c in consts]
                 low = min(offs)

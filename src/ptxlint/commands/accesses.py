@@ -15,6 +15,7 @@ from ..analysis.accesses import variables_behind
 from ..analysis.context import AnalysisOptions, KernelContext
 from ..analysis.layout import source_name
 from ..api import discover_run, load_module, with_launches
+from ..cache import default_cache_dir
 from ..check_options import CheckOptions
 from ..errors import InputError
 from ..frontend.demangle import demangle, without_parameters
@@ -113,7 +114,7 @@ def _file_report(path: str, base_options, kernel_glob, level: str, names: Option
     if isinstance(base_options, CheckOptions):
         module, options = load_planned(path, file_plan(path, base_options))
     else:
-        module = load_module(path)
+        module = load_module(path, cache_dir=default_cache_dir())  # the compile `check` made, if it did
         options = with_launches(path, module, base_options)
     if names is not None:
         names.extend(f.name for f in module.kernels)

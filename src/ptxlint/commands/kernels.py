@@ -113,12 +113,14 @@ def kernel_rows(path: str, options, level: str, arch: Optional[str], dynamic: li
 
             ptx_text = module.ptx_text if path.endswith(".cu") else read_ptx_file(path)
         elif path.endswith(".cu"):
-            from ..frontend.nvcc import CompileOptions, compile_to_ptx
+            from ..cache import default_cache_dir
+            from ..compile_cache import compiled_ptx
+            from ..frontend.nvcc import CompileOptions
 
             copts = compile_options or CompileOptions(arches=(arch or "sm_90",))
             if arch:
                 copts = replace(copts, arches=(arch,))
-            compiled = compile_to_ptx(path, copts)[0]
+            compiled = compiled_ptx(path, copts, default_cache_dir())[0]  # the compile `check` made, if it did
             ptx_text = compiled.text
             from ..frontend.parser import parse_ptx
 

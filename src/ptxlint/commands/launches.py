@@ -20,6 +20,7 @@ from .options import block_option, command_settings, compile_options, config_opt
 from .settings import echo_notes, file_plan, load_planned, unmatched_globs
 from ..analysis.launch import name_matches, plan_block_shapes
 from ..api import discover_run, load_module, with_launches
+from ..cache import default_cache_dir
 from ..check_options import CheckOptions
 from ..errors import InputError
 from ..frontend.demangle import demangle, without_parameters
@@ -35,7 +36,7 @@ def kernel_plans(path: str, options) -> list:
     if isinstance(options, CheckOptions):
         module, analysis = load_planned(path, file_plan(path, options))
     else:
-        module = load_module(path)
+        module = load_module(path, cache_dir=default_cache_dir())  # the compile `check` made, if it did
         analysis = with_launches(path, module, options)
     sources = launch_sources(module.files.values(), path) if not path.endswith(".cu") else [path]
     out = []

@@ -42,9 +42,10 @@ def load_planned(path: str, plan, arch: Optional[str] = None) -> tuple:
     """(module, analysis options): `path` parsed or compiled as `check` does (first architecture),
     with the launches of its host code found as `check` finds them."""
     from ..api import load_module, with_launches
+    from ..cache import default_cache_dir
 
     compile_options = first_arch_compile(plan, arch)
-    module = load_module(path, compile_options)
+    module = load_module(path, compile_options, cache_dir=default_cache_dir())  # the compile `check` made, if it did
     analysis = plan.analysis
     if compile_options is not None:
         analysis = replace(analysis, arch=compile_options.arches[0])

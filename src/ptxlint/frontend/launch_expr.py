@@ -32,7 +32,9 @@ class Braces(tuple):
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return Lark(grammar_text("launch.lark"), parser="lalr", lexer="contextual", maybe_placeholders=True)
+    # the analysed grammar is cached in the temp directory, as the PTX grammar's is: building its
+    # tables took most of the CPU time of checking a small file
+    return Lark(grammar_text("launch.lark"), parser="lalr", lexer="contextual", maybe_placeholders=True, cache=True)
 
 
 @lru_cache(maxsize=8192)

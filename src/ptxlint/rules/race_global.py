@@ -148,6 +148,8 @@ class _Terms:
         self.params = {p.name for p in ctx.function.params}
         self._leaves: dict = {}  # symbol -> its leaves (see leaves())
         self._pins: dict = {}  # literal -> pins_block's answer
+        self._splits: dict = {}  # terms -> split(terms): every pair of sites asks again
+
 
     def block_dim(self, sym: str) -> Optional[str]:
         key = self.table.key_of(sym)
@@ -258,6 +260,13 @@ class _Terms:
     def split(self, terms: tuple) -> Optional[tuple]:
         """(blockIdx coefficients {dim: k}, the other terms) or None when the rest may differ
         between blocks (loaded data, %smid ...)."""
+        try:
+            return self._splits[terms]
+        except KeyError:
+            found = self._splits[terms] = self._split(terms)
+            return found
+
+    def _split(self, terms: tuple) -> Optional[tuple]:
         block, rest = {}, []
         for sym, coef in terms:
             dim = self.block_dim(sym)

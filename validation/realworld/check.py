@@ -8,9 +8,11 @@ findings into places (code, .cu path, line), and compares the places with triage
     python validation/realworld/check.py --no-launches   # no launch information (ptxlint's own fallback)
     python validation/realworld/check.py --block 'layernorm*=128x1x1'   # extra shapes, first match wins
     python validation/realworld/check.py --half dev      # only the development half (see README.md)
+    python validation/realworld/check.py --half test2 --list   # the half's PTX files; runs nothing
 
-The corpus is split by repository into a development half, looked at while ptxlint is built, and a
-test half, triaged only at the end with the final code (corpus.json "halves"); `--half` selects one.
+The corpus is split by repository into a development half, looked at while ptxlint is built, and
+held-out test halves (`test`, and `test2`, built after `test` had been triaged), each triaged only
+at the end with the final code (corpus.json "halves"); `--half` selects one.
 
 With launches (the default) a kernel launched with several block shapes (launches.json) is checked
 once per shape; a kernel whose launch shape is unknown gets no `--block`. A place that fires without
@@ -57,12 +59,12 @@ def load(name: str) -> dict:
 
 
 def half_of_repo(corpus: dict) -> dict:
-    """{repository: "dev" | "test"} from corpus.json's split."""
+    """{repository: half} from corpus.json's split ("dev", "test", "test2")."""
     return {repo: half for half, repos in corpus["halves"]["repositories"].items() for repo in repos}
 
 
 def sources_of(corpus: dict, half: str | None = None) -> list:
-    """The corpus sources of one half ("dev"/"test") or of both (None)."""
+    """The corpus sources of one half ("dev", "test", "test2") or of all (None)."""
     halves = half_of_repo(corpus)
     return [s for s in corpus["sources"] if half is None or halves[s["repo"]] == half]
 
@@ -294,6 +296,21 @@ def report(use_launches: bool, extra_blocks: list, jobs: int | None, half: str |
             "seconds": result["seconds"]}
 
 
+def list_sources(half: str | None) -> int:
+    """Print the PTX files of the half (or of the whole corpus), their kernel counts and whether each is
+    here; runs no check. Exit status 2 when a file is missing."""
+    sources = sources_of(load("corpus.json"), half)
+    missing = 0
+    for s in sources:
+        here = (HERE / s["ptx"]).is_file()
+        missing += not here
+        print(f"{s['kernel_count']:5d}  {s['ptx']}{'' if here else '  (missing)'}")
+    repos = len({s["repo"] for s in sources})
+    print(f"{len(sources)} PTX files, {sum(s['kernel_count'] for s in sources)} kernels, {repos} repositories"
+          f" ({half or 'every'} half){f'; {missing} missing' if missing else ''}")
+    return 2 if missing else 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="ptxlint on the real-world corpus vs. triage.json")
     parser.add_argument("--no-launches", action="store_true", help="no launch information (ptxlint's fallback)")
@@ -302,11 +319,15 @@ def main(argv=None) -> int:
     parser.add_argument("--block", action="append", type=parse_block, default=[], metavar="[GLOB=]XxYxZ",
                         help="extra block shape for kernels matching GLOB (first match wins); repeatable")
     parser.add_argument("--write-baseline", metavar="FILE", help="save the places and the table as JSON")
-    parser.add_argument("--half", choices=["dev", "test"], default=None,
-                        help="only one half of the corpus (split by repository; the test half is triaged last)")
+    parser.add_argument("--half", choices=sorted(load("corpus.json")["halves"]["repositories"]), default=None,
+                        help="only one half of the corpus (split by repository; the test halves are triaged last)")
+    parser.add_argument("--list", action="store_true",
+                        help="list the PTX files (and their kernel counts) that would be checked, without running ptxlint")
     parser.add_argument("-j", "--jobs", type=int, default=None, help="processes (default: CPUs)")
     parser.add_argument("-v", "--verbose", action="store_true", help="list every place, not only the failing ones")
     args = parser.parse_args(argv)
+    if args.list:
+        return list_sources(args.half)
     missing = corpus_present(half=args.half)
     if missing:
         print(f"the corpus is not here ({len(missing)} PTX files missing, e.g. {missing[0]}): see README.md",

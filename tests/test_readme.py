@@ -114,3 +114,11 @@ def test_pre_commit_example_names_the_release_tag_of_this_version():
     readme = (REPO / "README.md").read_text()
     revs = re.findall(r"^\s*rev: (\S+)", readme, re.M)
     assert revs == [f"v{__version__}"]
+
+
+def test_readme_shows_the_output_example_that_docs_output_checks():
+    """The README's example output is docs/output.md's, which the test above runs."""
+    readme, doc = (REPO / "README.md").read_text(), (REPO / "docs" / "output.md").read_text()
+    assert _after(readme, "### What you see", "text") == _after(doc, "## What you see", "text")
+    assert _after(readme, "The same finding as a GitHub annotation", "text") == \
+        _after(doc, "The same finding as a GitHub annotation", "text")

@@ -216,7 +216,7 @@ class GlobalEvaluation:
                 if result is None:
                     result = by_class[key] = self._warp_cost(access, addresses, idx, nbytes)
                 if not isinstance(result, str):
-                    result = (result[0], list(result[1]), result[2], result[3])
+                    result = (result[0], list(result[1])) + tuple(result[2:])  # a copy: callers edit it
             else:
                 result = self._warp_cost(access, addresses, idx, nbytes)
             if isinstance(result, str):

@@ -76,7 +76,7 @@ def test_a_cu_included_by_another_is_checked_through_it(cmake_project):
 def test_a_cu_named_alone_that_fails_names_its_includer(cmake_project):
     # pre-commit passes the changed part of a unity build alone: it does not compile on its own
     result = _check(cmake_project, "--nvcc-arg=-Iinclude", "--format", "concise", "src/reduce_impl.cu")
-    assert result.returncode == 2 and "does not compile" in result.stdout
+    assert result.returncode == 2 and "does not compile" in result.stderr
     assert "src/reduce_impl.cu is #included by src/unity.cu: it may not be a translation unit" in result.stderr
 
 
@@ -115,7 +115,7 @@ def test_a_flag_a_shell_would_act_on_is_refused_as_from_the_command_line(cmake_p
     database.write_text(json.dumps(entries))
     result = _check(cmake_project, "-p", "build", "--format", "concise", "src/transpose.cu")
     assert result.returncode == 2
-    assert "holds a character nvcc would hand to a shell" in result.stdout
+    assert "holds a character nvcc would hand to a shell" in result.stderr
 
 
 def test_an_unreadable_database_is_one_input_error(tmp_path):
@@ -125,4 +125,4 @@ def test_an_unreadable_database_is_one_input_error(tmp_path):
     (tmp_path / "compile_commands.json").write_text('{"not": "a list"}')
     result = run_cli("check", "--no-cache", "-p", ".", "a.cu", "b.cu", cwd=tmp_path)
     assert result.returncode == 2
-    assert result.stdout.count("not a compilation database") == 1
+    assert result.stderr.count("not a compilation database") == 1

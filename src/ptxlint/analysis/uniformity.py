@@ -396,6 +396,8 @@ class UniformityAnalysis:
             name = mem.base.name if mem is not None and isinstance(mem.base, Symbol) else None
             if name in self._kernel_params:
                 return UNIFORM, None
+            if mem is not None and isinstance(mem.base, Register) and self._kernel_param_address(ins, mem.base):
+                return UNIFORM, None  # a field of a struct parameter read through its address
             return WARP, f"the parameter or return value read at {where}"
         if ins.space == "local":
             return WARP, f"the thread-private (local) load at {where}"
@@ -408,6 +410,29 @@ class UniformityAnalysis:
             if lvl:
                 return lvl, f"the value loaded at {where} from an address that depends on {why}"
         return UNIFORM, None
+
+    def _kernel_param_address(self, ins: Instruction, reg: Register, depth: int = 0) -> bool:
+        """Is `reg` the address of a kernel parameter (`mov.b64 %rd, k_param_0`, plus constant
+        offsets) at `ins`, on every definition that reaches it? A kernel's parameters are one value
+        for the whole grid, whichever field of a struct parameter is read."""
+        if not self._kernel_params or depth > 8:
+            return False
+        defs = self.ctx.dataflow.definitions(ins, reg)
+        if not defs:
+            return False
+        instructions = self.function.instructions
+        for index in defs:
+            d = instructions[index]
+            if len(d.operands) < 2 or d.guard is not None:
+                return False
+            ops = d.operands
+            if d.op in ("mov", "cvta") and isinstance(ops[1], Symbol) and ops[1].name in self._kernel_params:
+                continue
+            if d.op in ("add", "sub") and len(ops) == 3 and isinstance(ops[1], Register) \
+                    and isinstance(ops[2], Immediate) and self._kernel_param_address(d, ops[1], depth + 1):
+                continue
+            return False
+        return True
 
     def _special(self, reg: Register) -> tuple:
         name = reg.name

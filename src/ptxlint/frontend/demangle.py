@@ -5,6 +5,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 from functools import lru_cache
+from typing import Optional
 
 
 @lru_cache(maxsize=1)
@@ -51,6 +52,13 @@ def without_parameters(demangled: str) -> str:
         demangled = demangled[5:]
     if not demangled.endswith(")"):
         return demangled
+    start = parameter_list_start(demangled)
+    return demangled if start is None else demangled[:start]
+
+
+def parameter_list_start(demangled: str) -> Optional[int]:
+    """The index of the `(` that opens a demangled signature's outermost parameter list (the one
+    that matches its final `)`), or None."""
     depth = 0
     for i in range(len(demangled) - 1, -1, -1):
         ch = demangled[i]
@@ -59,5 +67,5 @@ def without_parameters(demangled: str) -> str:
         elif ch == "(":
             depth -= 1
             if depth == 0:
-                return demangled[:i]
-    return demangled
+                return i
+    return None

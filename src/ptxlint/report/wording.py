@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-from ..frontend.demangle import demangle, without_parameters
+from ..frontend.demangle import demangle, parameter_list_start, without_parameters
 
 SPECIAL_REGISTERS = {
     "tid": "threadIdx", "ntid": "blockDim", "ctaid": "blockIdx", "nctaid": "gridDim",
@@ -260,16 +260,7 @@ def parameter_names_in(lines: list, mangled: str) -> Optional[list]:
 def _parameter_count(demangled: str) -> int:
     """The number of parameters of a demangled signature: its outermost list, the `(` that matches
     the final `)`."""
-    depth, start = 0, None
-    for i in range(len(demangled) - 1, -1, -1):
-        ch = demangled[i]
-        if ch == ")":
-            depth += 1
-        elif ch == "(":
-            depth -= 1
-            if depth == 0:
-                start = i
-                break
+    start = parameter_list_start(demangled)
     inside = demangled[start + 1:-1] if start is not None else ""
     parts = [p for p in _split_top_level(inside) if p.strip() and p.strip() != "void"]
     return len(parts)

@@ -617,23 +617,11 @@ def _exit_depends_on_input(ctx, branch) -> Optional[str]:
     words: `if (blockIdx.x * blockDim.x + threadIdx.x >= n) return;` splits only the block in which
     n falls, and only when n is not a multiple of the block's thread count. None when the exit test
     reads no parameter (then it splits every block alike)."""
-    if branch is None or branch.guard is None:
+    bound = exit_bound(ctx, branch)
+    if bound is None:
         return None
-    lanes = ctx.lanes
-    values = lanes.register(branch, branch.guard)
-    compares = set()
-    for v in values:
-        for sym, _ in v[1]:
-            key = _key(lanes, sym)
-            if key and key[0] == "compare":
-                compares.add(key)
-    params = sorted({k[1] for key in compares for side in key[3:] for sym, _ in side[1]
-                     for k in [_key(lanes, sym)] if k and k[0] == "param"})
-    if not params:
-        return None
-    names = " and ".join(_param_text(ctx.function, p) for p in params)
+    names, params, index = bound
     threads = ctx.launch.threads
-    index = _index_against(lanes, compares, threads) if len(params) == 1 else None
     if index == "global":
         return (f"in the block where the bound {names} falls, when it is not a multiple of the block's thread "
                 f"count ({params[0]} % {threads} != 0 for a block of {threads} threads)")

@@ -189,11 +189,10 @@ def _layout_fix(ctx, access, declaration) -> Optional[LayoutFix]:
         for width in _target_widths(cols):
             if width < cols:  # a narrower row only fits when no access touches the columns it drops
                 if used is None:
-                    used = max((a % row + other.bits // 8 for other in siblings()["checked"] for w in other.warps
-                                for _, addresses in w.evaluations for a in addresses), default=0)
+                    used = _bytes_used_in_row(siblings()["checked"], row)
                 if width * element < used:
                     continue
-            remap = lambda x, r=row, n=width * element: (x // r) * n + x % r  # noqa: E731
+            remap = _row_remap(row, width * element)
             cost = verified(remap)
             if cost is None:
                 continue
@@ -226,6 +225,12 @@ def _layout_fix(ctx, access, declaration) -> Optional[LayoutFix]:
     return None
 
 
+def _bytes_used_in_row(accesses, row: int) -> int:
+    """How far into a row of `row` bytes any of `accesses` reaches (the end of its widest element)."""
+    return max((a % row + access.bits // 8 for access in accesses for w in access.warps
+                for _, addresses in w.evaluations for a in addresses), default=0)
+
+
 def _row_remap(row: int, new_row: int) -> Callable:
     return lambda x: (x // row) * new_row + x % row
 
@@ -244,8 +249,7 @@ def _declared_padding(declaration, siblings, verified, before: int) -> Optional[
     for width in widths:
         if width < cols:  # a narrower row only fits when no access touches the columns it drops
             if used is None:
-                used = max((a % row + other.bits // 8 for other in siblings()["checked"] for w in other.warps
-                            for _, addresses in w.evaluations for a in addresses), default=0)
+                used = _bytes_used_in_row(siblings()["checked"], row)
             if width * element < used:
                 continue
         remap = _row_remap(row, width * element)

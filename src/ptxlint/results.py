@@ -61,7 +61,7 @@ def unmatched_block_glob_errors(block_overrides, kernels: list) -> list:
     if not kernels:
         return []
     out = []
-    for glob, dims, origin in block_overrides:
+    for glob, dims, origin, *_grid in block_overrides:
         if glob is not None and origin.startswith("command line") and not any(name_matches(k, glob) for k in kernels):
             out.append(InputError(
                 "<command line>", f"--block {glob}={'x'.join(map(str, dims))} matches no kernel of the checked "

@@ -45,6 +45,7 @@ if str(ROOT / "src") not in sys.path:
     sys.path.insert(0, str(ROOT / "src"))
 
 from ptxlint.analysis.context import AnalysisOptions  # noqa: E402
+from ptxlint.analysis.launch import merge_grids  # noqa: E402
 from ptxlint.api import CheckOptions, check_file, check_module  # noqa: E402
 from ptxlint.frontend.demangle import demangle, without_parameters  # noqa: E402
 from ptxlint.frontend.parser import parse_ptx_file  # noqa: E402
@@ -112,17 +113,30 @@ def parse_block(text: str) -> tuple:
 
 
 def launch_table(launches: dict) -> dict:
-    """{ptx: {kernel: [(dims, origin), ...]}} from launches.json; kernels with no known shape map to []."""
+    """{ptx: {kernel: [(dims, origin, grid), ...]}} from launches.json; kernels with no known shape map to []."""
     table: dict = defaultdict(dict)
     for entry in launches["kernels"]:
-        shapes = []
+        shapes: dict = {}  # dims -> (origin, grid)
         for launch in entry.get("launches", []):
             dims = tuple(launch["block"])
             origin = f"launches.json: launched at {launch['host']}"
-            if dims not in [d for d, _ in shapes]:
-                shapes.append((dims, origin))
-        table[entry["ptx"]][entry["kernel"]] = shapes
+            grid = recorded_grid(launch)
+            if dims in shapes:
+                first, seen = shapes[dims]
+                shapes[dims] = (first, merge_grids(seen, grid))
+            else:
+                shapes[dims] = (origin, grid)
+        table[entry["ptx"]][entry["kernel"]] = [(d, o, g) for d, (o, g) in shapes.items()]
     return table
+
+
+def recorded_grid(launch: dict):
+    """The grid a launches.json record gives, per dimension an int or None (a run-time value);
+    None when the record has no grid."""
+    grid = launch.get("grid")
+    if not grid:
+        return None
+    return tuple(d if isinstance(d, int) else None for d in grid)
 
 
 def _check_one(task: tuple) -> tuple:
@@ -160,9 +174,9 @@ def _check_one(task: tuple) -> tuple:
             if not known:
                 plain.add(f.name)
                 continue
-            for dims, origin in known:
+            for dims, origin, grid in known:
                 label = "x".join(map(str, dims))
-                run(list(extra) + [(f.name, dims, origin)], {f.name}, label)
+                run(list(extra) + [(f.name, dims, origin, grid)], {f.name}, label)
         if plain:
             run(list(extra), plain, "unknown launch")
     return ptx, found, time.perf_counter() - start

@@ -19,7 +19,8 @@ from ..frontend.sourcemap import source_position
 class AnalysisOptions:
     """What the user told us about the launch and the target."""
 
-    block_overrides: list = field(default_factory=list)  # [(kernel glob or None, (x, y, z), origin)]
+    # [(kernel glob or None, (x, y, z), origin)], or with the launch's grid as a fourth item
+    block_overrides: list = field(default_factory=list)
     arch: Optional[str] = None
     launches: tuple = ()  # frontend.launches.Launch found in the host code of the checked sources
     level: str = "ptx"  # "sass": also assemble with ptxas and look at the SASS (--level sass)

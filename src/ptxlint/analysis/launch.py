@@ -117,6 +117,10 @@ def launch_source(launch) -> str:
     return text
 
 
+def _grid_text(grid: tuple) -> str:
+    return "x".join("?" if d is None else str(d) for d in grid)
+
+
 def merge_grids(a: Optional[tuple], b: Optional[tuple]) -> Optional[tuple]:
     """The grid of two launches with one block: per dimension the larger extent, None where either
     is a run-time value; None when either grid is wholly unknown."""
@@ -127,9 +131,13 @@ def merge_grids(a: Optional[tuple], b: Optional[tuple]) -> Optional[tuple]:
 
 def plan_block_shapes(function: Function, options) -> ShapePlan:
     """The shapes to check `function` under (see the module docstring for the order)."""
-    for glob, dims, origin in options.block_overrides:
+    for glob, dims, origin, *grid in options.block_overrides:
+        # an override may carry the launch's grid as a fourth item ((None, 1, 1): a 1-D grid of
+        # run-time size), as a recorded launch does; --block and configs give none
         if glob is None or kernel_matches(function, glob):
-            return ShapePlan((BlockShape(tuple(dims), origin),), True)
+            given = tuple(grid[0]) if grid and grid[0] is not None else None
+            return ShapePlan((BlockShape(tuple(dims), origin, grid=given,
+                                         grid_source=f"grid {_grid_text(given)} {origin}" if given else ""),), True)
     unknown_launches: tuple = ()
     if function.is_kernel and getattr(options, "launches", None):
         from ..frontend.launches import launches_for_function

@@ -63,7 +63,7 @@ def _block_for(name: str, ptx_function, options, resources) -> tuple:
     if ptx_function is not None:
         shape = resolve_block_shape(ptx_function, options)
         return shape.dims, shape.source
-    for glob, dims, origin in options.block_overrides:
+    for glob, dims, origin, *_grid in options.block_overrides:
         if glob is None or kernel_matches(_Named(name), glob):
             return tuple(dims), origin
     if resources is not None and resources.max_threads:

@@ -46,6 +46,8 @@ DESCRIBE = {UNIFORM: "uniform", CTA: "differs between blocks", BLOCK: "differs b
 
 _CTA_SPECIALS = ("%ctaid", "%clusterid", "%cluster_ctaid", "%cluster_ctarank", "%smid", "%gridid")
 _WARP_SPECIALS = ("%laneid", "%lanemask", "%clock", "%globaltimer", "%pm")
+# operations whose operands can be swapped with a bit-identical result (IEEE add/mul/min/max too)
+_COMMUTATIVE_OPS = ("add", "mul", "min", "max", "and", "or", "xor")
 # loads whose value depends on when the thread reads it, not only on where
 _ORDERED_LOAD_QUALIFIERS = ("volatile", "relaxed", "acquire", "mmio")
 
@@ -268,6 +270,8 @@ class UniformityAnalysis:
         while changed and rounds < 50:
             changed = False
             rounds += 1
+            if "_thread_bits_analysis" in self.__dict__:
+                self._thread_bits.reset()  # its leaves read levels that the last round raised
             for ins in instructions:
                 spend()
                 dests = ins.destinations()
@@ -318,6 +322,10 @@ class UniformityAnalysis:
         elif is_barrier_reduction(ins):
             # __syncthreads_or/and/count: the block-wide result is the same in every thread of the block
             value = (CTA, f"the {ins.opcode} result at {_line(ins)} (one value per block)")
+        elif op == "atom" and self._reads_unwritten_memory(ins):
+            # `atomicAdd(&n, 0)` of a word this kernel never writes: a load (every thread reads the
+            # value the launch started with), as uniform as its address
+            value = self._load_level(ins, dests)
         elif op in ("atom", "call", "match", "mma", "wgmma", "tcgen05", "suld", "tld4", "ldmatrix") or \
                 (op == "mbarrier" and any(m in ins.modifiers for m in ("try_wait", "test_wait"))):
             value = (WARP, f"the {ins.opcode} result at {_line(ins)}")
@@ -348,6 +356,8 @@ class UniformityAnalysis:
             value = (lvl, f"{name} via {dests[0].name} at {_line(ins)}" if lvl else None)
         else:
             value = self._sources_level(ins, srcs)
+            if value[0] > CTA and op in _COMMUTATIVE_OPS and len(srcs) == 2 and ins.guard is None:
+                value = self._reduced_level(ins, dests, value)
         if ins.guard is not None:
             # a predicated write: threads whose guard is false keep the old value
             g = self._operand_level(ins, ins.guard)
@@ -358,6 +368,30 @@ class UniformityAnalysis:
                 if old[0] > per_dest.get(reg.name, value)[0]:
                     per_dest[reg.name] = old
         return [(reg, per_dest.get(reg.name, value)) for reg in dests]
+
+    def _reduced_level(self, ins: Instruction, dests: tuple, value: tuple) -> tuple:
+        """The level of an xor-butterfly step's result (`v += __shfl_xor_sync(full, v, m)`): one value
+        per warp once every lane bit is folded, one per block when what was folded was already the
+        same in every warp (thread_bits.py); `value` when `ins` is no such step."""
+        invariance = self._thread_bits
+        a, b = ins.operands[1], ins.operands[2]
+        if invariance._butterfly_partner(ins, a, b) is None and invariance._butterfly_partner(ins, b, a) is None:
+            return value
+        bits = invariance._structural(ins, 0)
+        if invariance.one_value_per_block(bits):
+            return CTA, None
+        if invariance.one_value_per_warp(bits) and value[0] > BLOCK:
+            return BLOCK, f"the xor-butterfly reduction at {_line(ins)} (one value per warp)"
+        return value
+
+    @property
+    def _thread_bits(self):
+        found = self.__dict__.get("_thread_bits_analysis")
+        if found is None:
+            from .thread_bits import ThreadBitInvariance
+
+            found = self.__dict__["_thread_bits_analysis"] = ThreadBitInvariance(self)
+        return found
 
     def _broadcasts(self, ins: Instruction) -> bool:
         """shfl.sync.idx over the whole warp (width 32) from a source lane that is the same in every
@@ -401,7 +435,8 @@ class UniformityAnalysis:
             return WARP, f"the parameter or return value read at {where}"
         if ins.space == "local":
             return WARP, f"the thread-private (local) load at {where}"
-        if any(q in ins.modifiers for q in _ORDERED_LOAD_QUALIFIERS) and ins.space != "const":
+        if any(q in ins.modifiers for q in _ORDERED_LOAD_QUALIFIERS) and ins.space != "const" \
+                and not self._never_written(ins):
             return WARP, f"the {ins.opcode} at {where} (each thread may observe a different value)"
         if mem is None:
             return WARP, f"the {ins.opcode} result at {where}"
@@ -410,6 +445,31 @@ class UniformityAnalysis:
             if lvl:
                 return lvl, f"the value loaded at {where} from an address that depends on {why}"
         return UNIFORM, None
+
+    def _reads_unwritten_memory(self, ins: Instruction) -> bool:
+        """Is `ins` an atomic that leaves memory as it was, on memory this kernel never writes? Then
+        it is a read of the value the launch started with, the same in every thread."""
+        return ins.space != "shared" and _leaves_memory_unchanged(ins) and self._never_written(ins)
+
+    def _never_written(self, ins: Instruction) -> bool:
+        """Is the global memory `ins` reads written nowhere in this kernel: its address comes from
+        kernel parameters or variables (address roots), and no store, atomic or reduction of the
+        kernel may touch them (each of those has roots of its own, none shared)? A write through a
+        pointer of unknown origin may touch anything."""
+        roots = set(self.ctx.address_roots.roots(ins))
+        if not roots:
+            return False
+        writes = self.__dict__.get("_global_writes")
+        if writes is None:
+            writes = self.__dict__["_global_writes"] = [
+                w for w in self.function.instructions
+                if w.op in ("st", "atom", "red") and w.space != "shared" and w.memory_operand() is not None
+                and not _leaves_memory_unchanged(w)]
+        for w in writes:
+            other = set(self.ctx.address_roots.roots(w))
+            if not other or other & roots:
+                return False
+        return True
 
     def _kernel_param_address(self, ins: Instruction, reg: Register, depth: int = 0) -> bool:
         """Is `reg` the address of a kernel parameter (`mov.b64 %rd, k_param_0`, plus constant
@@ -502,6 +562,23 @@ class UniformityAnalysis:
         return f"the branch at {_line(branch)} {why}"
 
 
+
+
+def _leaves_memory_unchanged(ins: Instruction) -> bool:
+    """An atomic that writes back what it read: add, or, xor of 0; and of all ones; a compare-and-swap
+    that swaps in the value it compares with (`atomicAdd(&n, 0)`, `atomicOr(&f, 0)`: reads)."""
+    ops = ins.operands
+    if ins.op != "atom" or len(ops) < 3:
+        return False
+    if "cas" in ins.modifiers:
+        return len(ops) >= 4 and ops[2] == ops[3]
+    kind = next((m for m in ("add", "or", "xor", "and") if m in ins.modifiers), None)
+    if kind is None or not isinstance(ops[2], Immediate) or not isinstance(ops[2].value, int):
+        return False
+    value = ops[2].value
+    if kind == "and":
+        return value == -1 or value == (1 << (ins.type_bits() or 32)) - 1
+    return value == 0
 
 
 __all__ = ["UniformityAnalysis", "UNIFORM", "CTA", "BLOCK", "WARP", "LEVEL_NAMES", "DESCRIBE", "EXIT"]

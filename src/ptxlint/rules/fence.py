@@ -761,8 +761,10 @@ def check_consumer(ctx):
         return
     data = {ins.index for ins in pub.data_loads}
     seen, positions = set(), set()
-    observations = pub.flag_loads + pub.tickets + pub.acquisitions + \
-        [t for t in pub.releasing_tickets if not _acquires(t)]
+    # an observation that is itself an acquire (`atom.exch.acquire.gpu`: libcu++'s lock taken with
+    # memory_order_acquire, `ld.acquire`) orders every load after it: nothing is missing
+    observations = [o for o in pub.flag_loads + pub.tickets + pub.acquisitions + pub.releasing_tickets
+                    if not _acquires(o)]
     for obs in sorted(observations, key=lambda i: i.index):
         if not _decides_control(ctx, obs):
             continue  # a value stored or counted, not a flag waited for: nothing is read "after" it

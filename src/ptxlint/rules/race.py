@@ -15,7 +15,7 @@ from ..analysis.feasible import feasible_successors
 from ..analysis.guard_origin import guard_origins
 from ..analysis.live_lanes import used_by_threads
 from ..analysis.layout import source_name
-from ..analysis.lane_values import Affine, Varying
+from ..analysis.lane_values import Affine, Varying, equal_per_thread
 from ..analysis.predicates import contradict
 from ..analysis.uniformity import BLOCK, WARP
 from ..analysis.loops import innermost_loop
@@ -479,6 +479,32 @@ def same_constant_stores(ctx, a: Instruction, b: Instruction) -> bool:
     return ca is not None and ca == _stored_constant(ctx, b)
 
 
+def rereads_own_block_uniform_store(ctx, store: Instruction, read: Instruction) -> bool:
+    """Does every thread that reads with `read` first store there itself, with `store`, in the same
+    pass, a value that is the same in every thread of the block (`scale = block_sum(x)` by all
+    threads, then `... * scale`)? Then another thread's copy of that store, racing with the read,
+    writes the bytes the reader already put there: whichever it sees, it reads the same value. The
+    store must run before the read on every path (it dominates the read, unpredicated) at the same
+    address in each thread, with the same width; a copy from another pass of a loop is a separate
+    pair (the caller asks only for pairs that cross no back edge)."""
+    if store.op != "st" or read.op != "ld" or store.guard is not None or access_bits(store) != access_bits(read):
+        return False
+    if not _stored_value_uniform(ctx, store):
+        return False
+    fn, cfg = ctx.function, ctx.cfg
+    store_block, read_block = fn.block_of(store).id, fn.block_of(read).id
+    if store_block == read_block:
+        if store.index > read.index:
+            return False
+    elif not cfg.dominates(store_block, read_block):
+        return False
+    lanes = ctx.lanes
+    try:
+        return equal_per_thread(lanes.address(store), lanes.address(read))
+    except RecursionError:  # pragma: no cover - a pathological kernel
+        return False
+
+
 _GRANULE = 4  # bytes: two threads can only share a byte if they touch a common 4-byte word
 
 
@@ -548,6 +574,8 @@ def _find_conflicts(ctx) -> dict:
                 if first.kind == "atomic" and second.kind == "atomic":
                     continue
                 if same_constant_stores(ctx, first.instruction, second.instruction):
+                    continue
+                if crossed is False and rereads_own_block_uniform_store(ctx, first.instruction, second.instruction):
                     continue
                 compared += 1
                 spend()

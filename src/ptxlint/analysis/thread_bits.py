@@ -1,0 +1,234 @@
+"""Which bits of the thread index a value does not depend on: the reason a warp reduction's result
+is one value per warp, and a block reduction's one value per block.
+
+A value is *invariant under bit j* when every thread t holds the same value as thread t ^ 2^j
+(t, t ^ 2^j both in the block; t is the linear thread index, whose bits 0-4 are the lane). An
+xor-butterfly step `v = v op __shfl_xor_sync(full, v, 2^k)` with a commutative `op` gives lanes l
+and l ^ 2^k the same operands in swapped order, so the result is invariant under bit k on top of
+whatever `v` was invariant under; after the five steps of `for (m = 16; m > 0; m /= 2)` it is one
+value per warp. A value loaded from shared memory at an address that repeats in every warp
+(`sm[lane]` after each warp stored its partial at `sm[warp]`) is invariant under the warp bits; a
+butterfly over it is then one value for the whole block: the classic block reduction.
+
+Leaves are read from the per-thread evaluator (its values are equal exactly where it can show so;
+a load at one address gives one value, assuming the kernel has no race there, as lanes.py does) or
+from the uniformity level already known. What this assumes: IEEE add, mul, min and max are
+commutative (bit-identical with swapped operands), which they are.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ..frontend.ir import Immediate, Instruction, PairOperand, Register
+from .warpops import shuffle_mode
+
+LANE_BITS = frozenset(range(5))
+MAX_DEPTH = 64  # definitions followed back from one value: a reduction is ~30 instructions deep
+_COMMUTATIVE = ("add", "mul", "min", "max", "and", "or", "xor")
+# operations whose result is a function of their register and immediate operands alone
+_PURE = frozenset(("add", "sub", "mul", "mad", "fma", "div", "rem", "min", "max", "and", "or", "xor", "not",
+                   "shl", "shr", "setp", "selp", "set", "slct", "cvt", "mov", "neg", "abs", "cnot", "mul24",
+                   "mad24", "sad", "bfe", "bfi", "prmt", "lop3", "popc", "clz", "brev", "sqrt", "rsqrt", "rcp",
+                   "ex2", "lg2", "sin", "cos", "tanh", "copysign", "testp"))
+
+
+class ThreadBitInvariance:
+    """`bits(ins, reg)`: the thread-index bits the value of `reg`, as `ins` reads it, does not depend
+    on, for the block shape of `uniformity` (a frozenset of bit positions)."""
+
+    def __init__(self, uniformity) -> None:
+        self.uniformity = uniformity
+        self.function = uniformity.function
+        self.threads = uniformity.shape.threads
+        self.all_bits = frozenset(range(max(1, (self.threads - 1).bit_length())))
+        self._memo: dict = {}
+
+    def reset(self) -> None:
+        """Forget what was found (the levels the leaves read have changed)."""
+        self._memo.clear()
+
+    def one_value_per_warp(self, bits: frozenset) -> bool:
+        return self.threads % 32 == 0 and LANE_BITS <= bits
+
+    def one_value_per_block(self, bits: frozenset) -> bool:
+        return self.threads & (self.threads - 1) == 0 and self.all_bits <= bits
+
+    # ---- the walk back along definitions
+    def bits(self, ins: Instruction, operand, depth: int = 0) -> frozenset:
+        if isinstance(operand, Immediate):
+            return self.all_bits
+        if not isinstance(operand, Register) or operand.is_special or depth > MAX_DEPTH:
+            return self._from_evaluator(ins, operand) if isinstance(operand, Register) else frozenset()
+        defs = self.uniformity._defs_at(ins, operand)
+        if len(defs) != 1:
+            found = self._from_level(ins, operand)
+            return found if self.all_bits <= found else found | self._join_bits(ins, operand, defs, depth)
+        key = (defs[0], operand.name)
+        found = self._memo.get(key)
+        if found is None:
+            self._memo[key] = frozenset()  # a cycle through a loop: nothing is shown
+            d = self.function.instructions[defs[0]]
+            found = self._from_level(ins, operand) | self._structural(d, depth)
+            if not self.all_bits <= found:
+                found |= self._from_evaluator(ins, operand)
+            self._memo[key] = found
+        return found
+
+    def _structural(self, d: Instruction, depth: int) -> frozenset:
+        """What the defining instruction shows: a pure operation keeps the bits all its operands
+        have, a butterfly step adds its lane bit, a shared load keeps the bits its address has."""
+        if d.guard is not None or len(d.operands) < 2:
+            return frozenset()
+        ops = d.operands
+        if d.op == "shfl":
+            return self.bits(d, ops[1], depth + 1) if self.butterfly_lane_bit(d) is not None else frozenset()
+        if d.op == "ld" and d.space == "shared" and not any(m in d.modifiers for m in ("volatile", "relaxed", "acquire")):
+            return self._address_bits(d)
+        if d.op not in _PURE:
+            return frozenset()
+        found = self.all_bits
+        for operand in ops[1:]:
+            if not isinstance(operand, (Register, Immediate)):
+                return frozenset()
+            found = found & self.bits(d, operand, depth + 1)
+            if not found:
+                break
+        if d.op in _COMMUTATIVE and len(ops) == 3:
+            for x, y in ((ops[1], ops[2]), (ops[2], ops[1])):
+                k = self._butterfly_partner(d, x, y)
+                if k is not None:
+                    found |= {k}
+        return found
+
+    def _join_bits(self, ins: Instruction, reg: Register, defs: tuple, depth: int) -> frozenset:
+        """A value several definitions reach: the bits every definition keeps, and every branch that
+        chose between them keeps (`v = lane < n ? sm[lane] : 0` is the same in every warp when both
+        sides are and `lane < n` is)."""
+        instructions = self.function.instructions
+        use_block = self.function.block_of(ins).id
+        found = self.all_bits
+        for index in defs:
+            d = instructions[index]
+            if d.guard is not None:
+                return frozenset()
+            key = (index, reg.name)
+            mine = self._memo.get(key)
+            if mine is None:
+                self._memo[key] = frozenset()
+                mine = self._from_def_level(index, reg) | self._structural(d, depth + 1)
+                self._memo[key] = mine
+            found &= mine
+            for b in self.uniformity._sync_branches(self.function.block_of(d).id, use_block):
+                branch = self.uniformity.branch_instruction(b)
+                if branch is None or branch.guard is None:
+                    return frozenset()
+                found &= self.bits(branch, branch.guard, depth + 1)
+            if not found:
+                break
+        return found
+
+    def _address_bits(self, load: Instruction) -> frozenset:
+        """The bits under which the load's per-thread address is the same: threads that load one
+        address at one point read one value (no race there; the RACE rules check that)."""
+        lanes = self.uniformity.ctx.lanes
+        try:
+            addresses, _ = lanes.collect(lanes.address, load)
+        except RecursionError:  # pragma: no cover - a pathological kernel
+            return frozenset()
+        return self._equal_under(addresses)
+
+    def _equal_under(self, values) -> frozenset:
+        if values is None or type(values).__name__ == "Varying":
+            return frozenset()
+        n = len(values)
+        out = set()
+        for j in self.all_bits:
+            step = 1 << j
+            if all(values[t] == values[t ^ step] for t in range(n) if t ^ step < n):
+                out.add(j)
+        return frozenset(out)
+
+    def butterfly_lane_bit(self, shfl: Instruction) -> Optional[int]:
+        """k for `shfl.sync.bfly` over the whole warp (member mask all ones, width 32) with lane mask
+        2^k, else None."""
+        ops = shfl.operands
+        if shuffle_mode(shfl.modifiers) != "bfly" or len(ops) < 5:
+            return None
+        lane_mask = self.uniformity._constant(shfl, ops[2])
+        clamp = self.uniformity._constant(shfl, ops[3])
+        member = self.uniformity._constant(shfl, ops[4])
+        if lane_mask is None or lane_mask <= 0 or lane_mask & (lane_mask - 1) or lane_mask >= 32:
+            return None
+        if clamp is None or clamp & 0x1F != 0x1F or (clamp >> 8) & 0x1F != 0:
+            return None
+        if member is None or member & 0xFFFFFFFF != 0xFFFFFFFF:
+            return None
+        return lane_mask.bit_length() - 1
+
+    def _butterfly_partner(self, d: Instruction, x, y) -> Optional[int]:
+        """k when `y` is `__shfl_xor_sync(full, x, 2^k)` (through copies) of the very value `x` is."""
+        if not isinstance(x, Register) or not isinstance(y, Register):
+            return None
+        shfl_at = self._origin(d, y)
+        if shfl_at is None or shfl_at[0] == "join":
+            return None
+        shfl = self.function.instructions[shfl_at[0]]
+        first = shfl.operands[0]
+        value_reg = first.first if isinstance(first, PairOperand) else first
+        if shfl.op != "shfl" or not isinstance(value_reg, Register) or value_reg.name != shfl_at[1]:
+            return None
+        k = self.butterfly_lane_bit(shfl)
+        source = shfl.operands[1]
+        if k is None or not isinstance(source, Register):
+            return None
+        origin = self._origin(d, x)
+        return k if origin is not None and self._origin(shfl, source) == origin else None
+
+    def _origin(self, ins: Instruction, reg: Register, depth: int = 0) -> Optional[tuple]:
+        """What identifies the value `reg` holds at `ins`, looking through plain copies (`mov.b32
+        %r, %f`): its one definition; where several reach, the register and those definitions in
+        this basic block (no redefinition can fall between two points of one block that see the
+        same definitions)."""
+        defs = self.uniformity._defs_at(ins, reg)
+        if not defs:
+            return None
+        if len(defs) != 1:
+            return ("join", self.function.block_of(ins).id, reg.name, tuple(defs))
+        d = self.function.instructions[defs[0]]
+        ops = d.operands
+        if d.op == "mov" and d.guard is None and len(ops) == 2 and isinstance(ops[1], Register) \
+                and not ops[1].is_special and depth < MAX_DEPTH:
+            return self._origin(d, ops[1], depth + 1)
+        return defs[0], reg.name
+
+    # ---- leaves
+    def _from_level(self, ins: Instruction, reg: Register) -> frozenset:
+        from .uniformity import BLOCK, CTA
+
+        level = self.uniformity.level(ins, reg)
+        if level <= CTA:
+            return self.all_bits
+        if level == BLOCK and self.threads % 32 == 0:
+            return LANE_BITS & self.all_bits
+        return frozenset()
+
+    def _from_def_level(self, index: int, reg: Register) -> frozenset:
+        from .uniformity import BLOCK, CTA
+
+        level = self.uniformity._def_level(index, reg.name)[0]
+        if level <= CTA:
+            return self.all_bits
+        if level == BLOCK and self.threads % 32 == 0:
+            return LANE_BITS & self.all_bits
+        return frozenset()
+
+    def _from_evaluator(self, ins: Instruction, reg: Register) -> frozenset:
+        """The bits under which the per-thread evaluator's values are equal (unknowns included: one
+        unknown is one value)."""
+        lanes = self.uniformity.ctx.lanes
+        try:
+            values, _ = lanes.collect(lanes.register, ins, reg)
+        except RecursionError:  # pragma: no cover - a pathological kernel
+            return frozenset()
+        return self._equal_under(values)

@@ -1,0 +1,57 @@
+"""One labelled kernel file per general rule of the CUDA model that real code taught ptxlint (issue
+17: fix classes, not sites). Each file pairs kernels that break the rule (`bad_*`, with `// EXPECT
+CODE` markers) with near misses that do not (`ok_*`); its main() gives each launch, and its PTX is
+committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
+
+* fence_acquire_observation.cu: an atomic that is itself an acquire (a lock taken with
+  `memory_order_acquire`) orders the loads after it; a relaxed one does not.
+* atomic_read_uniform.cu: an atomic that leaves memory as it was (`atomicAdd(&n, 0)`) on a word the
+  kernel never writes reads one value in every thread; on a word the kernel changes it does not.
+* xor_reductions_uniform.cu: an xor-butterfly reduction is one value per warp, and a butterfly over
+  per-warp partials read back from shared memory one value per block (a branch on it does not
+  diverge; all threads storing it to one word and reading it back is no race); a shfl_down
+  reduction is not.
+"""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from support import expected_markers, findings_by_kernel
+
+DATA = Path(__file__).with_name("data")
+# labelled file -> the rule families it is checked with
+CLASSES = {
+    "fence_acquire_observation": ["FENCE"],
+    "atomic_read_uniform": ["SYNC", "RACE"],
+    "xor_reductions_uniform": ["SYNC", "RACE", "SHFL", "WARP"],
+}
+
+
+def _kernels(name: str) -> list:
+    text = (DATA / f"{name}.cu").read_text()
+    return re.findall(r'^extern "C" __global__ void (\w+)\(', text, re.M)
+
+
+CASES = [(name, kernel) for name in CLASSES for kernel in _kernels(name)]
+_found: dict = {}
+
+
+def _findings(name: str) -> dict:
+    if name not in _found:
+        _found[name] = findings_by_kernel(DATA / f"{name}.sm_90.ptx", CLASSES[name])
+    return _found[name]
+
+
+@pytest.mark.parametrize("name,kernel", CASES, ids=[f"{n}:{k}" for n, k in CASES])
+def test_kernel_gets_exactly_its_labelled_findings(name, kernel):
+    expected = expected_markers(DATA / f"{name}.cu", kernel)
+    assert {(d.code, d.line) for d in _findings(name).get(kernel, [])} == expected
+    assert bool(expected) == kernel.startswith("bad_")
+
+
+@pytest.mark.parametrize("name", list(CLASSES))
+def test_every_class_has_a_positive_and_a_near_miss(name):
+    kernels = _kernels(name)
+    assert any(k.startswith("bad_") for k in kernels) and any(k.startswith("ok_") for k in kernels)

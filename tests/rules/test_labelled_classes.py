@@ -11,6 +11,12 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   per-warp partials read back from shared memory one value per block (a branch on it does not
   diverge; all threads storing it to one word and reading it back is no race); a shfl_down
   reduction is not.
+* warp_per_item_stores.cu: `(threadIdx.x + blockIdx.x * blockDim.x) / 32` is one value per warp, so
+  every lane storing its warp's item writes one value, and a grid-stride loop's next item is another
+  address; a value that depends on the lane is a write-write race.
+* carved_shared_flow.cu: an atomic's value is followed through shared memory word by word, so a
+  reservation and a work-queue base in one carved `extern __shared__` array are told apart (no
+  hand-off), and a last-block ticket kept in one word of such an array is still a ticket.
 """
 
 import re
@@ -26,6 +32,8 @@ CLASSES = {
     "fence_acquire_observation": ["FENCE"],
     "atomic_read_uniform": ["SYNC", "RACE"],
     "xor_reductions_uniform": ["SYNC", "RACE", "SHFL", "WARP"],
+    "warp_per_item_stores": ["RACE", "WARP"],
+    "carved_shared_flow": ["FENCE"],
 }
 
 

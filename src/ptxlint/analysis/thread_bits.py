@@ -202,6 +202,15 @@ class ThreadBitInvariance:
             return self._origin(d, ops[1], depth + 1)
         return defs[0], reg.name
 
+    def bits_of_result(self, ins: Instruction, dest: Register) -> frozenset:
+        """The bits the value `ins` writes to `dest` keeps, as the per-thread evaluator sees it."""
+        lanes = self.uniformity.ctx.lanes
+        try:
+            values, _ = lanes.collect(lanes._definition, ins.index, dest)
+        except RecursionError:  # pragma: no cover - a pathological kernel
+            return frozenset()
+        return self._equal_under(values)
+
     # ---- leaves
     def _from_level(self, ins: Instruction, reg: Register) -> frozenset:
         from .uniformity import BLOCK, CTA

@@ -21,6 +21,14 @@ is WARP by dataflow but BLOCK once every warp's lanes are seen to agree (also on
 that is one value per warp, e.g. a broadcast tested against the warp's own bit). A BLOCK level in a
 one-warp block is the same in the whole block.
 
+Values, not only branches, are refined where arithmetic folds the lane away (thread_bits.py): an
+xor-butterfly reduction (`v += __shfl_xor_sync(full, v, m)`, m = 16 .. 1) is BLOCK, and CTA when what
+it folds was already the same in every warp (partials read back as `sm[lane]`); a division or right
+shift that drops the lane (`(threadIdx.x + blockIdx.x * 512) / 32`) is BLOCK when the evaluator
+shows it. An atomic that leaves memory unchanged (`atomicAdd(&n, 0)`) on memory the kernel never
+writes is a load. Copies of one computation on both sides of a divergent branch (nvcc's `mov %r2,
+%r1` before and inside `if (tid == 0)`) give one value at the join.
+
 What the refinement assumes (the evaluator's, lanes.py): threads that load one address at one point of
 the same iteration read one value, which holds when the kernel has no data race on it (RACE rules);
 a global thread index `blockIdx * blockDim + threadIdx` fits in a signed int; `blockIdx < gridDim`.
@@ -48,6 +56,11 @@ _CTA_SPECIALS = ("%ctaid", "%clusterid", "%cluster_ctaid", "%cluster_ctarank", "
 _WARP_SPECIALS = ("%laneid", "%lanemask", "%clock", "%globaltimer", "%pm")
 # operations whose operands can be swapped with a bit-identical result (IEEE add/mul/min/max too)
 _COMMUTATIVE_OPS = ("add", "mul", "min", "max", "and", "or", "xor")
+# instructions whose result is not a function of their operands alone
+_NOT_PURE_OPS = ("ld", "ldu", "atom", "red", "call", "shfl", "vote", "match", "redux", "activemask", "elect",
+                 "bar", "barrier", "mbarrier", "tex", "suld", "ldmatrix", "mma", "wgmma", "cp", "clock")
+# operations that can drop the low bits of a thread index (`tid / 32`, `tid >> 5`)
+_LANE_CANCELLING_OPS = ("div", "shr")
 # loads whose value depends on when the thread reads it, not only on where
 _ORDERED_LOAD_QUALIFIERS = ("volatile", "relaxed", "acquire", "mmio")
 
@@ -203,16 +216,36 @@ class UniformityAnalysis:
                 break
         if best < WARP and defs:
             # sync dependence: the threads that reach `ins` may have come through different sides
-            # of a divergent branch that the definitions depend on and the use does not
+            # of a divergent branch that the definitions depend on and the use does not; a branch
+            # whose other side holds a copy of the same computation (`mov %r147, %r20` before and
+            # inside `if (tid == 0)`) gives the same value on both sides
+            instructions = self.function.instructions
+            sync = {d: self._sync_branches(self.function.block_of(instructions[d]).id, use_block) for d in defs}
+            alike = self._alike_classes(defs) if len(defs) > 1 else {}
             for d in defs:
-                def_block = self.function.block_of(self.function.instructions[d]).id
-                for b in self._sync_branches(def_block, use_block):
+                for b in sync[d]:
+                    if any(e != d and alike.get(e) == alike.get(d) is not None and b not in sync[e] for e in defs):
+                        continue
                     lvl = self._raw_branch_level(b)
                     if lvl > best:
                         branch = self._branches[b]
                         best = lvl
                         why = f"the branch at {_line(branch)} ({self._raw_branch_origin(b)})"
         return best, why
+
+    def _alike_classes(self, defs: tuple) -> dict:
+        """definition -> what it computes, for unpredicated pure instructions: the opcode, the
+        operands and the definitions their registers have there. Two definitions of one class give
+        the same value (one instruction written again on each path by nvcc)."""
+        instructions = self.function.instructions
+        out = {}
+        for d in defs:
+            ins = instructions[d]
+            if ins.guard is not None or ins.op in _NOT_PURE_OPS:
+                continue
+            out[d] = (ins.op, ins.modifiers, ins.operands[1:],
+                      tuple(self._defs_at(ins, r) for r in ins.sources() if not r.is_special))
+        return out
 
     def _sync_branches(self, def_block, use_block) -> tuple:
         """Conditional branches the definition's block depends on and the use's block does not."""
@@ -358,6 +391,8 @@ class UniformityAnalysis:
             value = self._sources_level(ins, srcs)
             if value[0] > CTA and op in _COMMUTATIVE_OPS and len(srcs) == 2 and ins.guard is None:
                 value = self._reduced_level(ins, dests, value)
+            elif value[0] == WARP and op in _LANE_CANCELLING_OPS and ins.guard is None and len(dests) == 1:
+                value = self._cancelled_level(ins, dests[0], value)
         if ins.guard is not None:
             # a predicated write: threads whose guard is false keep the old value
             g = self._operand_level(ins, ins.guard)
@@ -382,6 +417,17 @@ class UniformityAnalysis:
             return CTA, None
         if invariance.one_value_per_warp(bits) and value[0] > BLOCK:
             return BLOCK, f"the xor-butterfly reduction at {_line(ins)} (one value per warp)"
+        return value
+
+    def _cancelled_level(self, ins: Instruction, dest: Register, value: tuple) -> tuple:
+        """The level of a division or right shift that may drop the lane from a thread index
+        (`(threadIdx.x + blockIdx.x * 512) / 32`, `tid >> 5`): one value per warp when the
+        per-thread evaluator gives every lane of each warp the same value."""
+        bits = self._thread_bits.bits_of_result(ins, dest)
+        if self._thread_bits.one_value_per_block(bits):
+            return CTA, None
+        if self._thread_bits.one_value_per_warp(bits):
+            return BLOCK, f"{value[1]}, divided down to one value per warp at {_line(ins)}"
         return value
 
     @property

@@ -24,7 +24,9 @@ class ValueFlow:
         fn = ctx.function
         shared = {v.name for v in ctx.module.variables + fn.variables if v.space == "shared"}
         self.registers: set = {r.name for r in source.destinations()}
-        self.shared: set = set()
+        self.shared: set = set()  # shared variables the value was stored to at addresses not known
+        self.shared_slots: set = set()  # (variable, byte offset) it was stored to, one address for all threads
+        self._shared_names = shared
         changed = True
         while changed:
             changed = False
@@ -34,15 +36,20 @@ class ValueFlow:
                 if ins.op == "st" and ins.space in ("shared", None):
                     stored = [r.name for op in ins.operands[1:] for r in registers_in(op)]
                     if any(r in self.registers for r in stored):
-                        names = set(ctx.address_roots.roots(ins)) & shared
-                        if names - self.shared:
+                        names, offset = self._shared_place(ins)
+                        if offset is not None:
+                            new_slots = {(n, offset) for n in names} - self.shared_slots
+                            if new_slots:
+                                self.shared_slots |= new_slots
+                                changed = True
+                        elif names - self.shared:
                             self.shared |= names
                             changed = True
                     continue
                 if ins.op in ("ld", "ldu", "atom"):
                     # memory gives back what is stored, not the source's value: a shared variable the
                     # value was stored to, or (through loads) whatever lies at an address computed from it
-                    reads = ins.space in ("shared", None) and bool(set(ctx.address_roots.roots(ins)) & self.shared)
+                    reads = ins.space in ("shared", None) and self._reads_tainted_shared(ins)
                     reads = reads or (through_loads and self._address_is_derived(ins))
                 else:
                     reads = any(r.name in self.registers for r in ins.sources() if r is not ins.guard)
@@ -51,6 +58,37 @@ class ValueFlow:
                     if new:
                         self.registers |= new
                         changed = True
+
+    def _shared_place(self, ins: Instruction) -> tuple:
+        """(shared variables the address is in, its byte offset when every thread uses that one
+        offset, else None): the words of one `extern __shared__` array carved into a tail counter,
+        a queue and a base (`tail_bin = l_mem; shift = &l_q2[N]; base = &shift[1]`) are told apart."""
+        names = set(self.ctx.address_roots.roots(ins)) & self._shared_names
+        if not names:
+            return names, None
+        lanes = self.ctx.lanes
+        try:
+            addresses, _ = lanes.collect(lanes.address, ins)
+        except RecursionError:  # pragma: no cover - a pathological kernel
+            return names, None
+        if type(addresses).__name__ != "Affine" or not addresses.consts:
+            return names, None
+        first = addresses.consts[0]
+        if any(c != first for c in addresses.consts):
+            return names, None
+        return names, (addresses.terms, first)
+
+    def reads_stored_value(self, ins: Instruction) -> bool:
+        """Does the shared load `ins` read back a place the value was stored to?"""
+        return self._reads_tainted_shared(ins)
+
+    def _reads_tainted_shared(self, ins: Instruction) -> bool:
+        names, offset = self._shared_place(ins)
+        if names & self.shared:
+            return True
+        if offset is not None:
+            return any((n, offset) in self.shared_slots for n in names)
+        return any(n == slot[0] for slot in self.shared_slots for n in names)
 
     def _address_registers(self, ins: Instruction) -> list:
         mem = ins.memory_operand()

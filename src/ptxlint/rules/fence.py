@@ -420,7 +420,7 @@ def _one_to_one_step(ctx, flow, d: Instruction) -> Optional[list]:
         return []
     if d.op in ("ld", "ldu") and d.space in ("shared", None):
         # the slot handed to the block through a shared variable (`part_s = atomicAdd(...)`)
-        return [] if set(ctx.address_roots.roots(d)) & flow.shared else None
+        return [] if flow.reads_stored_value(d) else None
     derived = [r for r in d.sources() if r.name in flow.registers and r is not d.guard]
     others = [op for op in d.operands[1:] if not any(r.name in flow.registers for r in registers_in(op))]
     if len(derived) != 1 or d.guard is not None:
@@ -736,7 +736,9 @@ relaxed reads of the data are accepted. The data a flag hands over is what the k
 publishing that flag: a block that reads its own partition after taking the partition's index from a
 counter (and writes it only afterwards), or re-reads input after a spin timed out, consumes nothing
 published; a flag that no block of the launch publishes (the host or an earlier kernel set it) hands
-over nothing.
+over nothing. An observation that is itself an acquire (`atom.exch.acquire.gpu`: libcu++'s
+`exchange(1, cuda::memory_order_acquire)` taking a lock, `ld.acquire.gpu`) orders the loads after it,
+so nothing is missing there.
 """ + HANDOFF_MODEL,
         why_is_this_bad="""
 Fence-based synchronisation needs both halves: the producer's fence before the flag, and the

@@ -449,6 +449,18 @@ def _stored_value_uniform(ctx, ins: Instruction) -> bool:
     return False
 
 
+def _stored_value_per_warp(ctx, ins: Instruction) -> bool:
+    """A store whose value is the same in every lane of a warp (it may differ between warps)."""
+    if ins.op != "st" or len(ins.operands) < 2:
+        return False
+    value = ins.operands[1]
+    if isinstance(value, Immediate):
+        return True
+    if isinstance(value, Register):
+        return not ctx.uniformity.is_divergent(ins, value, "warp")
+    return False
+
+
 def _stored_constant(ctx, ins: Instruction):
     """The known constant a plain store writes in every thread (an immediate, or a register whose every
     reaching definition moves that immediate: nvcc's `mov.u16 %rs1, 1; st.shared.u8 [f], %rs1`), or None."""
@@ -724,6 +736,9 @@ def _collide(first: SharedSite, second: SharedSite, crossed, want_inside: bool,
             at_b = eb.threads_at.get(terms)
             if at_b is None:
                 continue
+            # in a later iteration the loop's induction unknown has moved: the same offset from it
+            # is another address (`out[src]`, src += stride, stored by every lane of the warp)
+            advanced = bool(crossed) and _advances_each_iteration(ea, terms)
             span_a, span_b = ea.span(terms), eb.span(terms)
             if not (span_a[0] < span_b[1] and span_b[0] < span_a[1]):
                 continue
@@ -736,6 +751,8 @@ def _collide(first: SharedSite, second: SharedSite, crossed, want_inside: bool,
                               for c, ta in at_a.items())
             for (c, ta), starts in candidates:
                 for d in starts:
+                    if advanced and d == c:
+                        continue
                     tb = at_b[d]
                     if len(ta) == 1 and tb == ta:
                         continue  # one thread, the same on both sides (`s[tid] = ...; ... = s[tid]`): no pair
@@ -751,6 +768,24 @@ def _collide(first: SharedSite, second: SharedSite, crossed, want_inside: bool,
                         if pair is not None:
                             inside = Conflict(first, second, pair, key, bool(crossed), same_warp=True)
     return cross, inside
+
+
+def _advances_each_iteration(ev: Evaluation, terms: tuple) -> bool:
+    """Do `terms` hold the induction unknown of a loop that no other loop encloses (the evaluator's
+    one uniform unknown for `i += step`, the same step in every thread)? From one iteration to a
+    later one it has moved by a nonzero multiple of the step (a step of zero would not advance the
+    loop), so two accesses at the same offset from it in different iterations are at different
+    addresses. Around an enclosing loop the inner one starts again, so nothing is claimed there."""
+    evaluator = ev.evaluator
+    if evaluator is None:
+        return False
+    table, cfg = evaluator.table, evaluator.ctx.cfg
+    for symbol, _ in terms:
+        key = table.key_of(symbol)
+        if isinstance(key, tuple) and len(key) == 3 and key[0] == "induction":
+            if len(cfg.loops_containing(key[1])) == 1:
+                return True
+    return False
 
 
 def _possible_pair(ea: Evaluation, eb: Evaluation, crossed, rejected: Optional[set] = None):
@@ -869,7 +904,11 @@ different warps) write *different* values to the same bytes (compute-sanitizer's
 as a WAW hazard): the finding names the two threads, the byte and both values. Threads storing the
 same value are not a race; values from run-time data (loads, atomics) are not known to differ and are
 not reported. Two stores of one constant (`updated = true` by every thread that found an update, also
-from one loop iteration to the next) are no write-write race either: the bytes end up holding it.
+from one loop iteration to the next) are no write-write race either: the bytes end up holding it. A
+value that is the same in every thread of the block (a block reduction's total: xor-butterfly
+shuffles over per-warp partials read back from shared memory), stored by every thread to one word
+and read back by each thread after its own store in the same pass (`scale = block_sum(x); ... *
+scale`), is no race: whichever copy a reader sees holds the value it stored itself.
 
 Unknown means unknown: a pair collides only where both addresses are known for it. Accesses whose
 addresses depend on run-time data (loaded values, binary-search ranks, scan offsets, atomics' results)

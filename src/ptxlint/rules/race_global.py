@@ -19,7 +19,8 @@ from typing import Optional
 from ..analysis.loops import innermost_loop
 from ..frontend.ir import Register
 from ..analysis.predicates import contradict
-from .race import (Conflict, SharedSite, _collide, _reachable, _stored_value_uniform, _stored_values, describe_thread,
+from .race import (Conflict, SharedSite, _collide, _reachable, _stored_value_per_warp, _stored_value_uniform,
+                   _stored_values, describe_thread,
                    same_constant_stores)
 from .registry import RuleDoc, register
 from .sync import diagnostic, where
@@ -390,7 +391,7 @@ def _accepted_pair(ta: list, tb: list, accept) -> Optional[tuple]:
     return None
 
 
-def _same_store(site: SharedSite) -> Optional[Conflict]:
+def _same_store(site: SharedSite, warp_uniform: bool = False) -> Optional[Conflict]:
     """Two threads of the block that write the same bytes in one execution of the store `site` with
     values not known to be equal (threads of different warps where there are such), or None.
     Threads storing one value (`totals[0] = sum` in the last lane of every tile that scans the same
@@ -398,6 +399,10 @@ def _same_store(site: SharedSite) -> Optional[Conflict]:
     found = None
     for ev in site.evaluations:
         values = _stored_values(ev)
+        if warp_uniform and values is not None:
+            # one value in every lane of a warp (a load at the warp's own index, a butterfly total):
+            # each lane stores what its warp's first lane stores
+            values = [values[t - t % 32] for t in range(len(values))]
         # threads whose reach hangs on the kernel's own state (an atomic's result, a value read back from
         # shared memory) are no witnesses, as in RACE001: `if (atomicCAS(&st, 0, 1) == 0) rec = ...` is
         # one writer, the thread that won
@@ -504,7 +509,7 @@ def _find(ctx) -> dict:
                 result["notes"].append(f"stopped after {MAX_PAIRS} pairs of global accesses")
                 return result
             if crossed is None:  # two threads in one execution of the store
-                conflict = _same_store(first)
+                conflict = _same_store(first, _stored_value_per_warp(ctx, first.instruction))
                 if conflict is not None:
                     result["block"].append(conflict)
                 continue

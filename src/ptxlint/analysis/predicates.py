@@ -198,9 +198,59 @@ def literal(value, wanted: bool) -> tuple:
     return (value, wanted)
 
 
-def contradict(literals_a, literals_b) -> bool:
-    """Can no run satisfy both sets of literals? True when one unknown must be both true and false."""
+def contradict(literals_a, literals_b, key_of=None) -> bool:
+    """Can no run satisfy both sets of literals? True when one unknown must be both true and false,
+    or (given `key_of`, the symbol table's symbol -> key) when two equalities must both hold whose
+    sides differ by the same unknown and different constants: `iy == iy_end - 1` in two threads of
+    one block whose iy differ (a guard that admits one row) cannot hold in both."""
     if not literals_a or not literals_b:
         return False
     wanted = dict(literals_a)
-    return any(wanted.get(v, w) != w for v, w in literals_b)
+    if any(wanted.get(v, w) != w for v, w in literals_b):
+        return True
+    if key_of is None:
+        return False
+    held_a = [d for lit in literals_a for d in _equalities_held(lit, key_of)]
+    if not held_a:
+        return False
+    for lit in literals_b:
+        for d_b in _equalities_held(lit, key_of):
+            for d_a in held_a:
+                if d_a[0] == d_b[0] and d_a[2] == d_b[2] and d_a[1] != d_b[1]:
+                    return True
+    return False
+
+
+def _equalities_held(literal, key_of, depth: int = 0) -> list:
+    """[(unknown terms, constant, modulus) of x - y] for every integer equality `x == y` that the
+    literal requires to hold: its canonical unknown true (or its complement false), also inside a
+    conjunction that must be true (nvcc's `and.pred` of `x < nx` and `y == ny - 1`)."""
+    value, wanted = literal
+    terms = value[1]
+    if len(terms) != 1 or depth > 8:
+        return []
+    symbol, coef = terms[0]
+    if (value[0], coef) == (0, 1):
+        holds = bool(wanted)
+    elif (value[0], coef) == (1, -1):
+        holds = not wanted
+    else:
+        return []
+    key = key_of(symbol)
+    if isinstance(key, tuple) and len(key) == 2 and key[0] == "opaque":
+        key = key[1]
+    if not holds or not isinstance(key, tuple) or not key:
+        return []
+    if key[0] == "pred-and" and len(key) == 3:
+        return [d for part in key[1:] for d in _equalities_held((part, True), key_of, depth + 1)]
+    if len(key) != 5 or key[:2] != ("compare", "eq"):
+        return []
+    _, _, bits, x, y = key
+    difference = S.sub(x, y)
+    if difference[1] and difference[1][0][1] < 0:  # x == y is y == x: one sign for the unknowns
+        difference = S.sub(y, x)
+    try:
+        modulus = 1 << int(bits)
+    except ValueError:
+        return []
+    return [(difference[1], difference[0] % modulus, modulus)]

@@ -825,7 +825,7 @@ def _possible_pair(ea: Evaluation, eb: Evaluation, crossed, rejected: Optional[s
                     continue
                 if crossed or t1 not in ea.unsure and t2 not in eb.unsure:
                     return t1, t2
-                if not contradict(ea.conditions[t1], eb.conditions[t2]):
+                if not contradict(ea.conditions[t1], eb.conditions[t2], ea.evaluator.table.key_of):
                     return t1, t2
         return None
 

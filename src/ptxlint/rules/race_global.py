@@ -422,6 +422,10 @@ def _same_store(site: SharedSite, warp_uniform: bool = False) -> Optional[Confli
                 elif len(threads) < 2:
                     continue
                 else:
+                    if ev.unsure:
+                        threads = _one_run_writers(ev, threads)
+                        if len(threads) < 2:
+                            continue
                     pair = _unequal_writers(threads, values)
                     if pair is None:
                         continue
@@ -431,6 +435,18 @@ def _same_store(site: SharedSite, warp_uniform: bool = False) -> Optional[Confli
                     return conflict
                 found = found or conflict
     return found
+
+
+def _one_run_writers(ev, threads: list) -> list:
+    """The writers of one address that one run can bring together: a thread whose conditions
+    contradict those of every other writer (each row of `if (y == ny - 1) out[x] = ...` is its own
+    equality on y) takes no part. Threads under no condition always do."""
+    key_of = ev.evaluator.table.key_of if ev.evaluator is not None else None
+    conditions = {t: ev.conditions[t] if t in ev.unsure else () for t in threads}
+    if len(threads) > 64:
+        return threads  # the quadratic test is for the few writers of a guarded address
+    return [t for t in threads
+            if any(u != t and not contradict(conditions[t], conditions[u], key_of) for u in threads)]
 
 
 def _unequal_writers(threads: list, values: Optional[list]) -> Optional[tuple]:

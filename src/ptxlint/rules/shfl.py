@@ -8,7 +8,7 @@ from ..analysis import symbolic as S
 from ..analysis.uniformity import WARP
 from ..frontend.ir import Immediate, Instruction, Register
 from .registry import RuleDoc, register
-from .sync import _leaves, diagnostic, exit_bound, is_early_exit, where
+from .sync import _leaves, diagnostic, exit_bound, in_loop_exit, is_early_exit, where
 
 FULL = 0xFFFFFFFF
 # the segment-mask field of a shuffle's `c` operand is 32 - width: valid for widths 32, 16, 8, 4, 2, 1
@@ -138,6 +138,12 @@ def check_mask(ctx):
             if when is not None:
                 # whether a warp splits there depends on a run-time value: say on which, not "certainly"
                 reason += f"; this happens only {when}"
+                severity = "warning"
+        elif branch_block is not None and not missing and in_loop_exit(ctx, branch_block, block):
+            # a grid-stride loop `i < n` around the intrinsic: its lanes part only in the warp n cuts
+            when = _exit_condition(ctx, u.branch_instruction(branch_block))
+            if when is not None:
+                reason += f"; the trip counts differ only {when}"
                 severity = "warning"
         message = f"{name} with {text}, but {detail}: {reason}"
         extra = [f"{ins.opcode} at PTX line {ins.ptx_line}"] + sorted(notes)

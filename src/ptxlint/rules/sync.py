@@ -554,10 +554,16 @@ def _barrier_diagnostic(ctx, code, ins, branch, branch_block, why, controls, blo
     level = u.branch_level(branch_block)
     scope = {WARP: "lanes of a warp", BLOCK: "warps of the block", CTA: "blocks of the cluster"}[level]
     loop = in_loop_exit(ctx, branch_block, block)
+    severity = "error" if code != "SYNC002" else "warning"
     if code == "SYNC001":
         if loop:
             message = (f"{what} inside a loop whose trip count differs between {scope}: "
                        f"the loop test at {where(branch)} depends on {_root(why)}")
+            when = _exit_depends_on_input(ctx, branch)
+            if when:
+                # a grid-stride loop `i < n`: the passes differ only where n cuts a block; say so
+                message += f"; the trip counts differ only {when}"
+                severity = "warning"
         else:
             message = f"{what} is reached by only some threads of the block: {why}"
     elif code == "SYNC002":
@@ -584,7 +590,7 @@ def _barrier_diagnostic(ctx, code, ins, branch, branch_block, why, controls, blo
         "SYNC003": "use `barrier.sync id, count` (non-aligned) or make the branch warp-uniform",
         "SYNC004": "call cluster.sync() (barrier.cluster.arrive/wait) in every thread of every block of the cluster",
     }[code]
-    d = diagnostic(ctx, code, "error" if code != "SYNC002" else "warning", ins, message, notes, fix,
+    d = diagnostic(ctx, code, severity, ins, message, notes, fix,
                    {"branch_line": ctx.position(branch)[1], "branch_ptx_line": branch.ptx_line,
                     "level": level, "loop": loop, "other_barriers": []})
     return d
@@ -658,10 +664,14 @@ def _index_against(lanes, compares: set, threads: int) -> Optional[str]:
         index, bound = (x, y) if len(y[1]) == 1 and _is_param(lanes, y[1][0][0]) else (y, x)
         if bound[0] != 0 or len(bound[1]) != 1 or bound[1][0][1] != 1 or not _is_param(lanes, bound[1][0][0]):
             return None
-        if len(index[1]) > 1 or any(not _moves_by_block(lanes, sym, coef, threads) for sym, coef in index[1]):
+        # a grid-stride loop's index also carries the loop's one uniform unknown, stepped by a multiple
+        # of the block's thread count: it moves whole blocks, as blockIdx does
+        steps = [(sym, coef) for sym, coef in index[1] if _strides_by_blocks(lanes, sym, coef, threads)]
+        rest = [(sym, coef) for sym, coef in index[1] if (sym, coef) not in steps]
+        if len(rest) > 1 or any(not _moves_by_block(lanes, sym, coef, threads) for sym, coef in rest):
             return None
         consts.add(index[0])
-        moving.add(bool(index[1]))
+        moving.add(bool(rest))
     if len(moving) != 1 or consts != set(range(threads)):
         return None
     return "global" if moving == {True} else "block"
@@ -670,6 +680,16 @@ def _index_against(lanes, compares: set, threads: int) -> Optional[str]:
 def _is_param(lanes, sym: str) -> bool:
     key = _key(lanes, sym)
     return key is not None and key[0] == "param"
+
+
+def _strides_by_blocks(lanes, sym: str, coef: int, threads: int) -> bool:
+    """Is `coef * sym` the same in every thread of the launch and a multiple of the block's thread
+    count: a grid-stride loop's passes (its induction unknown, `gridDim.x * blockDim.x` added by
+    the increment before the test)? It shifts the index by whole blocks."""
+    key = _key(lanes, sym)
+    if key is None or coef % threads:
+        return False
+    return key[0] in ("induction", "param") or (key[0] == "special" and key[1].startswith(("%nctaid.", "%ntid.")))
 
 
 def _moves_by_block(lanes, sym: str, coef: int, threads: int) -> bool:

@@ -64,17 +64,22 @@ class GuardOrigins:
         branch or guard whose predicate is undecidable (`undecidable`)."""
         if not unsure:
             return frozenset()
-        deciders = None
+        # the deciders depend on the instruction only, the literals on each thread: with no
+        # undecidable decider no thread's literals need looking at
+        deciders = [(d, r) for d, r in self._deciding_predicates(ins) if undecidable(self.sources(d, r))]
+        if not deciders:
+            return frozenset()
         table = evaluator.table
         out = set()
+        per_thread_literals: dict = {}  # id of a thread's conditions -> its per-thread literals
         for t in unsure:
-            literals = [value for value, _ in conditions[t] if self._is_per_thread(table, value)]
+            found = conditions[t]
+            literals = per_thread_literals.get(id(found))
+            if literals is None:
+                literals = per_thread_literals[id(found)] = [
+                    value for value, _ in found if self._is_per_thread(table, value)]
             if not literals:
                 continue
-            if deciders is None:
-                deciders = [(d, r) for d, r in self._deciding_predicates(ins) if undecidable(self.sources(d, r))]
-                if not deciders:
-                    return frozenset()
             for d, r in deciders:
                 spend()
                 value = evaluator.register(d, r)[t]

@@ -80,12 +80,12 @@ def check_kernel(module, function, rules: list, analysis) -> KernelResult:
     return result
 
 
-def _run(module, function, rules, analysis, shape, progress: list, admission: bool = False):
+def _run(module, function, rules, analysis, shape, progress: list, admission: bool = False, focus=None):
     """(diagnostics, not_checked, why the shape is not admitted or None) under one shape; the codes
-    of the rules that finish are put in `progress`."""
+    of the rules that finish are put in `progress`. `focus`: see KernelContext (a confirming run)."""
     progress.clear()
     with collector_paused():
-        context = KernelContext(module, function, analysis, shape)
+        context = KernelContext(module, function, analysis, shape, focus)
         try:
             if admission:
                 rejected = out_of_bounds(context) or fails_assertion(context)
@@ -113,6 +113,33 @@ def _confirmed_as(d) -> tuple:
     """The keys under which a finding of another candidate shape confirms `d`."""
     code = _SAME_RACE.get(d.code, d.code)
     return (code, d.ptx_line), (code, d.path, d.line)
+
+
+def _race_focus(findings: list):
+    """The places a confirming run asks the race rules about: the PTX lines and source places of
+    the race findings to confirm (`_confirmed_as`), as KernelContext.focus; None without any."""
+    race = [d for d in findings if d.code in _SAME_RACE]
+    if not race:
+        return None
+    return frozenset(d.ptx_line for d in race), frozenset((d.path, d.line) for d in race)
+
+
+def _confirming_run(module, function, rules, analysis, shape, to_confirm: list):
+    """`_run` of the confirming rules under `shape`, with the race rules comparing only the pairs
+    that can report at the places of `to_confirm` (the confirmation is the same; the other pairs,
+    most of the work under large blocks, are not compared). WARP001 reports one place per kernel,
+    the first of all its conflicts, which a focused run cannot tell: when a finding would be
+    confirmed only by a WARP001 of the focused run, the run is repeated whole."""
+    focus = _race_focus(to_confirm)
+    found, not_checked, why = _run(module, function, rules, analysis, shape, [], admission=True, focus=focus)
+    if focus is None or why is not None:
+        return found, not_checked, why
+    seen = {key for d in found for key in _confirmed_as(d)}
+    seen_without_warp = {key for d in found if d.code != "WARP001" for key in _confirmed_as(d)}
+    if any(any(k in seen for k in _confirmed_as(d)) and not any(k in seen_without_warp for k in _confirmed_as(d))
+           for d in to_confirm):
+        return _run(module, function, rules, analysis, shape, [], admission=True)
+    return found, not_checked, why
 
 
 def _under_known_shapes(module, function, rules, analysis, plan, result: KernelResult, progress: list) -> None:
@@ -164,7 +191,7 @@ def _under_candidate_shapes(module, function, rules, analysis, plan, result: Ker
         for shape in candidates:
             if not to_confirm:
                 break
-            others, _, why = _run(module, function, confirming, analysis, shape, [], admission=True)
+            others, _, why = _confirming_run(module, function, confirming, analysis, shape, to_confirm)
             if why is not None:
                 rejected.append(f"{shape.text} ({why})")
                 continue
@@ -206,8 +233,8 @@ def _state_one_warp_condition(module, function, rules, analysis, findings: list)
     bound = function.maxntid
     if bound and bound[0] * bound[1] * bound[2] < ONE_WARP[0]:
         return
-    others, _, why = _run(module, function, rules, analysis, BlockShape(ONE_WARP, UNKNOWN_SOURCE, assumed=True),
-                          [], admission=True)
+    others, _, why = _confirming_run(module, function, rules, analysis,
+                                     BlockShape(ONE_WARP, UNKNOWN_SOURCE, assumed=True), findings)
     if why is not None:
         return  # the kernel does not admit a one-warp block: nothing to qualify
     seen = {key for d in others for key in _confirmed_as(d)}

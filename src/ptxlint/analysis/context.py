@@ -33,10 +33,15 @@ class AnalysisOptions:
 class KernelContext:
     """Everything the rules may ask about one kernel (or device function) of one module."""
 
-    def __init__(self, module: Module, function: Function, options: AnalysisOptions, shape=None) -> None:
+    def __init__(self, module: Module, function: Function, options: AnalysisOptions, shape=None,
+                 focus=None) -> None:
         self.module = module
         self.function = function
         self.options = options
+        # a run that only confirms findings made under another block shape (kernel_check.py):
+        # (PTX lines, (path, line) places) it asks about; a rule may skip work that can report
+        # nowhere else. None: every place counts
+        self.focus = focus
         # what a rule could not check in this kernel, by rule code (e.g. accesses whose address
         # comes from run-time data): reported as "not checked" counts, never as findings
         self.not_checked: Counter = Counter()

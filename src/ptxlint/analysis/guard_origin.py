@@ -64,20 +64,36 @@ class GuardOrigins:
         branch or guard whose predicate is undecidable (`undecidable`)."""
         if not unsure:
             return frozenset()
-        deciders = None
+        # the deciders depend on the instruction only, the literals on each thread: with no
+        # undecidable decider no thread's literals need looking at
+        deciders = [(d, r) for d, r in self._deciding_predicates(ins) if undecidable(self.sources(d, r))]
+        if not deciders:
+            return frozenset()
         table = evaluator.table
         out = set()
+        vectors: list = [None] * len(deciders)  # each decider's per-thread values, read on first need
+        per_thread_literals: dict = {}  # id of a thread's conditions -> its per-thread literals
+        per_thread: dict = {}  # literal -> _is_per_thread (threads share most literals)
         for t in unsure:
-            literals = [value for value, _ in conditions[t] if self._is_per_thread(table, value)]
+            found = conditions[t]
+            literals = per_thread_literals.get(id(found))
+            if literals is None:
+                literals = set()
+                for value, _ in found:
+                    unknown = per_thread.get(value)
+                    if unknown is None:
+                        unknown = per_thread[value] = self._is_per_thread(table, value)
+                    if unknown:
+                        literals.add(value)
+                per_thread_literals[id(found)] = literals
             if not literals:
                 continue
-            if deciders is None:
-                deciders = [(d, r) for d, r in self._deciding_predicates(ins) if undecidable(self.sources(d, r))]
-                if not deciders:
-                    return frozenset()
-            for d, r in deciders:
+            for k, (d, r) in enumerate(deciders):
                 spend()
-                value = evaluator.register(d, r)[t]
+                vector = vectors[k]
+                if vector is None:
+                    vector = vectors[k] = evaluator.register(d, r)
+                value = vector[t]
                 if P.known_truth(value) is None and P.literal(value, True)[0] in literals:
                     out.add(t)
                     break

@@ -1457,12 +1457,26 @@ class LaneEvaluator:
         n = self.n
         bv = as_affine(b)
         if c is not None and bv is not None and not bv.terms:
-            out = []
+            # a lane's source depends on its lane number and b only: worked out once per distinct
+            # (lane, b), not per thread (every warp with the same b repeats the first one's)
+            sources: dict = {}
+            origins, oks = [], []
             for t, bt in enumerate(bv.consts):
                 lane = t % 32
-                j, ok = shuffle_source(mode, lane, bt, c)
-                src = t - lane + j
-                out.append(S.const(int(ok)) if want_pred else a[src] if src < n else fresh[t])
+                found = sources.get((lane, bt))
+                if found is None:
+                    found = sources[(lane, bt)] = shuffle_source(mode, lane, bt, c)
+                origins.append(t - lane + found[0])
+                oks.append(found[1])
+            if want_pred:
+                return Affine([int(ok) for ok in oks])
+            if origins and max(origins) < n:
+                if type(a) is Affine:  # the sources' constants, under the terms they share
+                    consts = a.consts
+                    return Affine([consts[src] for src in origins], a.terms)
+                out = [a[src] for src in origins]
+            else:
+                out = [a[src] if src < n else fresh[t] for t, src in enumerate(origins)]
             return as_affine(out) or out
         if want_pred or not broadcasts_per_warp(mode, c):
             return fresh

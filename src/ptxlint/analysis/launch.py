@@ -218,6 +218,8 @@ def out_of_bounds(ctx) -> Optional[str]:
         if not size:
             continue  # dynamic shared memory: no bound to check
         nbytes = max(1, access_bits(ins) // 8)
+        if min(addresses.consts) >= 0 and max(addresses.consts) + nbytes <= size:
+            continue  # no thread's bytes fall outside, whichever threads run it
         active = lanes.active(ins)
         for t, c in enumerate(addresses.consts):
             if active[t] is not False and (c < 0 or c + nbytes > size):

@@ -250,6 +250,19 @@ def shared_conflicts(ctx) -> dict:
     return found
 
 
+def outside_focus(ctx, site) -> bool:
+    """In a run that confirms findings of another block shape (`KernelContext.focus`), is `site`'s
+    instruction at none of the places asked about? A pair whose second access (where its race is
+    reported) is there can confirm nothing, so it is not compared (it still counts toward MAX_PAIRS,
+    which then stops at the same pair as a full run)."""
+    focus = getattr(ctx, "focus", None)
+    if focus is None:
+        return False
+    ins = site.instruction
+    ptx_lines, places = focus
+    return ins.ptx_line not in ptx_lines and ctx.position(ins)[:2] not in places
+
+
 def _sites(ctx) -> list:
     return [SharedSite(ctx, a) for a in ctx.shared_accesses if a.space == "shared" and a.kind in _KIND]
 
@@ -594,6 +607,8 @@ def _find_conflicts(ctx) -> dict:
                 if compared > MAX_PAIRS:
                     result["notes"].append(f"stopped after {MAX_PAIRS} pairs of shared accesses")
                     return result
+                if outside_focus(ctx, second):
+                    continue
                 in_block_pairs |= {a, b}
                 if crossed is None:
                     in_warp_pairs.add(a)

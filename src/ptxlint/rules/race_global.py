@@ -20,8 +20,7 @@ from ..analysis.loops import innermost_loop
 from ..frontend.ir import Register
 from ..analysis.predicates import contradict
 from .race import (Conflict, SharedSite, _collide, _reachable, _stored_value_per_warp, _stored_value_uniform,
-                   _stored_values, describe_thread,
-                   same_constant_stores)
+                   _stored_values, describe_thread, outside_focus, same_constant_stores)
 from .registry import RuleDoc, register
 from .sync import diagnostic, where
 
@@ -524,6 +523,8 @@ def _find(ctx) -> dict:
             if compared > MAX_PAIRS:
                 result["notes"].append(f"stopped after {MAX_PAIRS} pairs of global accesses")
                 return result
+            if outside_focus(ctx, second):
+                continue
             if crossed is None:  # two threads in one execution of the store
                 conflict = _same_store(first, _stored_value_per_warp(ctx, first.instruction))
                 if conflict is not None:
@@ -557,6 +558,8 @@ def _find(ctx) -> dict:
             if compared > 2 * MAX_PAIRS:
                 result["notes"].append(f"stopped after {2 * MAX_PAIRS} pairs of global accesses")
                 return result
+            if outside_focus(ctx, second):
+                continue
             if _guarded(first, second) and not any(ev.unsure for site in (first, second) for ev in site.evaluations):
                 continue  # a condition the same for the whole block (a flag read back): which blocks pass it is unknown
             found = _across_blocks(ctx, terms, dims, first, second)

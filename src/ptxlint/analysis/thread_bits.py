@@ -213,19 +213,16 @@ class ThreadBitInvariance:
 
     # ---- leaves
     def _from_level(self, ins: Instruction, reg: Register) -> frozenset:
-        from .uniformity import BLOCK, CTA
-
-        level = self.uniformity.level(ins, reg)
-        if level <= CTA:
-            return self.all_bits
-        if level == BLOCK and self.threads % 32 == 0:
-            return LANE_BITS & self.all_bits
-        return frozenset()
+        return self._bits_of_level(self.uniformity.level(ins, reg))
 
     def _from_def_level(self, index: int, reg: Register) -> frozenset:
+        return self._bits_of_level(self.uniformity._def_level(index, reg.name)[0])
+
+    def _bits_of_level(self, level: int) -> frozenset:
+        """What a uniformity level says: every bit for a value one per block, the lane bits for one
+        per warp, none otherwise."""
         from .uniformity import BLOCK, CTA
 
-        level = self.uniformity._def_level(index, reg.name)[0]
         if level <= CTA:
             return self.all_bits
         if level == BLOCK and self.threads % 32 == 0:

@@ -452,25 +452,23 @@ def _source_order(ctx, site: SharedSite) -> tuple:
 
 def _stored_value_uniform(ctx, ins: Instruction) -> bool:
     """A store whose value is the same in every thread: concurrent copies of it are benign."""
-    if ins.op != "st" or len(ins.operands) < 2:
-        return False
-    value = ins.operands[1]
-    if isinstance(value, Immediate):
-        return True
-    if isinstance(value, Register):
-        return not ctx.uniformity.is_divergent(ins, value, "block")
-    return False
+    return _stored_value_same_across(ctx, ins, "block")
 
 
 def _stored_value_per_warp(ctx, ins: Instruction) -> bool:
     """A store whose value is the same in every lane of a warp (it may differ between warps)."""
+    return _stored_value_same_across(ctx, ins, "warp")
+
+
+def _stored_value_same_across(ctx, ins: Instruction, level: str) -> bool:
+    """Is the value a plain store writes one value across the threads of `level` (warp, block)?"""
     if ins.op != "st" or len(ins.operands) < 2:
         return False
     value = ins.operands[1]
     if isinstance(value, Immediate):
         return True
     if isinstance(value, Register):
-        return not ctx.uniformity.is_divergent(ins, value, "warp")
+        return not ctx.uniformity.is_divergent(ins, value, level)
     return False
 
 

@@ -20,6 +20,10 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
 * equality_guard_rows.cu: a guard comparing the row with one value (`y == ny - 1`) admits one row of
   the block, so the threads storing one `out[x]` cannot both pass it; a range guard admits two rows.
   (This class was found in test3's triage and fixed after test3 was measured.)
+* launch_argument_bound.cu: a grid-stride loop with a barrier splits no block when every launch the
+  host code makes passes a bound that is a multiple of the block (read from the launch's
+  arguments, argv defaults included); a launch with another bound keeps the finding. (Also after
+  test3.)
 """
 
 import re
@@ -38,6 +42,7 @@ CLASSES = {
     "warp_per_item_stores": ["RACE", "WARP"],
     "carved_shared_flow": ["FENCE"],
     "equality_guard_rows": ["RACE", "WARP"],
+    "launch_argument_bound": ["SYNC"],
 }
 
 

@@ -45,6 +45,9 @@ class BlockShape:
     # .reqntid, candidates, or a launch whose grid is wholly unknown)
     grid: Optional[tuple] = None
     grid_source: str = ""  # "grid 1x1x1 at k.cu:40", for the notes of findings that depend on it
+    # per kernel parameter, the integer values the launches with this block pass (a frozenset), None
+    # where some launch passes a value the host code does not give; None when no launch says
+    arguments: Optional[tuple] = None
 
     @property
     def threads(self) -> int:
@@ -117,6 +120,19 @@ def launch_source(launch) -> str:
     return text
 
 
+def merge_arguments(known, values: tuple) -> Optional[tuple]:
+    """Per kernel parameter, the set of values two groups of launches pass (`...`: none seen yet);
+    None for a parameter where a launch passes a value not known."""
+    if not values:
+        return None
+    mine = tuple(frozenset((v,)) if v is not None else None for v in values)
+    if known is ...:
+        return mine
+    if known is None or len(known) != len(mine):
+        return None
+    return tuple(a | b if a is not None and b is not None else None for a, b in zip(known, mine))
+
+
 def _grid_text(grid: tuple) -> str:
     return "x".join("?" if d is None else str(d) for d in grid)
 
@@ -145,6 +161,7 @@ def plan_block_shapes(function: Function, options) -> ShapePlan:
         found = launches_for_function(function.name, list(options.launches))
         shapes: dict = {}
         grids: dict = {}  # block -> (merged grid, [where each grid is])
+        arguments: dict = {}  # block -> per parameter, the values its launches pass
         for launch in found:
             if launch.block is not None and _valid(launch.block):
                 block = tuple(launch.block)
@@ -152,10 +169,12 @@ def plan_block_shapes(function: Function, options) -> ShapePlan:
                 grid, places = grids.get(block, (launch.grid, []))
                 grids[block] = (merge_grids(grid, launch.grid),
                                 places + [f"grid {launch.grid_text} at {_launch_place(launch)}"])
+                arguments[block] = merge_arguments(arguments.get(block, ...), getattr(launch, "call_arguments", ()))
         unknown_launches = tuple(f"{_launch_place(l)} ({l.unknown_because or 'block shape not known'})"
                                  for l in found if l.block is None)
         if shapes:
-            return ShapePlan(tuple(BlockShape(d, s, grid=grids[d][0], grid_source="; ".join(grids[d][1]))
+            return ShapePlan(tuple(BlockShape(d, s, grid=grids[d][0], grid_source="; ".join(grids[d][1]),
+                                              arguments=arguments.get(d) or None)
                                    for d, s in shapes.items()), True, unknown_launches)
     if function.reqntid and _valid(function.reqntid):
         return ShapePlan((BlockShape(tuple(function.reqntid), ".reqntid"),), True)

@@ -78,7 +78,9 @@ def _launches_of(function, launches, plan) -> list:
                  "block": list(launch.block) if launch.block else None, "grid": _grid_json(launch.grid),
                  "grid_unknown_because": launch.grid_unknown_because,
                  "template_args": list(launch.template_args) if launch.template_args is not None else None,
-                 "deduced": launch.deduced, "assumes": launch.assumes, "used": why is None}
+                 "deduced": launch.deduced, "assumes": launch.assumes,
+                 # the integer values the call passes, where the host code gives them (null elsewhere)
+                 "call_arguments": list(launch.call_arguments), "used": why is None}
         if why is not None:
             entry["not_used_because"] = why
         out.append(entry)

@@ -8,7 +8,7 @@ from ..analysis import symbolic as S
 from ..analysis.uniformity import WARP
 from ..frontend.ir import Immediate, Instruction, Register
 from .registry import RuleDoc, register
-from .sync import _leaves, diagnostic, exit_bound, in_loop_exit, is_early_exit, where
+from .sync import _leaves, diagnostic, exit_bound, in_loop_exit, is_early_exit, launches_rule_out, where
 
 FULL = 0xFFFFFFFF
 # the segment-mask field of a shuffle's `c` operand is 32 - width: valid for widths 32, 16, 8, 4, 2, 1
@@ -130,6 +130,9 @@ def check_mask(ctx):
             detail = "not every lane of the warp executes it"
         exited = branch_block is not None and _leaves(ctx, branch_block, block) and \
             is_early_exit(ctx, u.branch_instruction(branch_block), ins)
+        in_loop = branch_block is not None and not exited and in_loop_exit(ctx, branch_block, block)
+        if (exited or in_loop) and not missing and launches_rule_out(ctx, u.branch_instruction(branch_block), 32):
+            continue  # every launch passes a bound that is a multiple of 32: no warp splits in this program
         reason = why or "the lanes are known inactive"
         severity = "error"
         if exited:
@@ -139,7 +142,7 @@ def check_mask(ctx):
                 # whether a warp splits there depends on a run-time value: say on which, not "certainly"
                 reason += f"; this happens only {when}"
                 severity = "warning"
-        elif branch_block is not None and not missing and in_loop_exit(ctx, branch_block, block):
+        elif in_loop and not missing:
             # a grid-stride loop `i < n` around the intrinsic: its lanes part only in the warp n cuts
             when = _exit_condition(ctx, u.branch_instruction(branch_block))
             if when is not None:

@@ -280,6 +280,14 @@ through a 64-bit division (`(n + blockDim.x - 1) / blockDim.x * blockDim.x`). A
 branch that splits the block only between whole warps (producer and consumer warps) is not reported
 either when both of its sides wait at the same barriers in the same order before they join: each
 barrier id then counts one arrival from every thread.
+
+A grid-stride loop `for (i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x *
+blockDim.x)` splits a block only in the block where `n` falls, when `n` is not a multiple of the
+block's thread count: the finding says so and is a warning. When every launch of the kernel that the
+host code makes passes an `n` whose value it gives (a constant, `numbodies * 1024` from an argv
+default) and that value is a multiple of the block, nothing is reported: the finding would not hold
+for the launches the code really uses (the same for SYNC002's early return and SHFL001's warp,
+with 32 for the block).
 """,
     why_is_this_bad="""
 `__syncthreads()` must be reached by every thread of the block. When it is not, the kernel may hang,
@@ -537,6 +545,8 @@ def _analyse_barriers(ctx):
                                    f"(PTX line {ins.ptx_line}): threads of one warp wait at two barriers")
                 first.data["other_barriers"].append(position[1])
                 continue
+        if code in ("SYNC001", "SYNC002") and launches_rule_out(ctx, branch, ctx.launch.threads):
+            continue  # every launch passes a bound the block divides: no block splits in this program
         found = _barrier_diagnostic(ctx, code, ins, branch, branch_block, why, controls, block)
         if code == "SYNC001":
             reported_sides[branch_block] = (edges, found)
@@ -635,6 +645,31 @@ def _exit_depends_on_input(ctx, branch) -> Optional[str]:
         return (f"when the bound {names} is below the block's thread count (0 < {params[0]} < {threads} for a "
                 f"block of {threads} threads), in every block")
     return f"for some values of {names} (a run-time value)"
+
+
+def launches_rule_out(ctx, branch, multiple: int) -> bool:
+    """Does every launch the host code makes of this kernel (with this block) pass, for the one
+    parameter an exit or loop test compares a global thread index with, a value that is a multiple
+    of `multiple` (the block's thread count; 32 for a warp)? Then the test never splits a block (a
+    warp) in this program, whatever it would do for other inputs: a finding that depends on it does
+    not hold for the launches the code really uses. For a test on the thread's index in the block,
+    a bound of 0 or at least the block's thread count splits nothing either."""
+    arguments = getattr(ctx.launch, "arguments", None)
+    if not arguments:
+        return False
+    bound = exit_bound(ctx, branch)
+    if bound is None or len(bound[1]) != 1 or bound[2] is None:
+        return False
+    names = [p.name for p in ctx.function.params]
+    if bound[1][0] not in names:
+        return False
+    position = names.index(bound[1][0])
+    values = arguments[position] if position < len(arguments) else None
+    if not values:
+        return False
+    if bound[2] == "global":
+        return all(v % multiple == 0 for v in values)
+    return all(v <= 0 or v >= ctx.launch.threads for v in values)
 
 
 def _key(lanes, sym: str) -> Optional[tuple]:

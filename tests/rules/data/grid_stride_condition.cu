@@ -35,7 +35,7 @@ int main() {
   float *p;
   cudaMalloc(&p, 1 << 22);
   barrier_in_grid_stride_loop<<<64, BLOCK>>>(p, p + (1 << 20), 100000);
-  shuffle_in_grid_stride_loop<<<64, BLOCK>>>(p, p + (1 << 20), 100000);
+  shuffle_in_grid_stride_loop<<<64, BLOCK>>>(p, p + (1 << 20), 100001);
   barrier_in_per_thread_loop<<<64, BLOCK>>>((int *)p, p, p + (1 << 20));
   return 0;
 }

@@ -46,6 +46,9 @@ class Launch:
     # names in template_args that stand for parameters of an enclosing host template whose value is
     # not known here (deduced from its callers' arguments): placeholders for any argument, one each
     open_params: tuple = ()
+    # the kernel's call arguments where they are integer values the host code gives (None where
+    # not): `k<<<g, 256>>>(p, N)` with `N = numbodies * 1024` and numbodies' default (), ...
+    call_arguments: tuple = ()
 
     def __post_init__(self) -> None:
         # the reason quotes host code: a huge macro or an #include'd file must not flood the output

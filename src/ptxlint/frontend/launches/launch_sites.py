@@ -200,15 +200,31 @@ class LaunchSites:
         deduced = self._deduced_template_args(frame, chain, name, args, call, first, region)
         if deduced is not None:
             args = deduced
-        assumes = "; ".join(sorted(self._assumed)) or None
         open_params = tuple(sorted({n for x in args or () for n in getattr(x, "open", ())}))
         if args is not None:
             args = tuple(str(x) for x in args)
+        call_arguments = self._call_argument_values(frame, chain, call, first, region)
+        assumes = "; ".join(sorted(self._assumed)) or None
         launch = Launch(name, args, block, tok.path, tok.line, how, why, qual, grid_dims, grid_why, assumes,
-                        deduced is not None, open_params)
+                        deduced is not None, open_params, call_arguments)
         if launch not in self._seen:
             self._seen.add(launch)
             self.launches.append((first, len(self.launches), launch))
+
+    def _call_argument_values(self, frame, chain, call, pos, region) -> tuple:
+        """The integer value of each argument of the kernel call `(...)` at token `call`, None for
+        one that is not a value the host code gives (a pointer, a run-time input)."""
+        if call is None:
+            return ()
+        close = self._close(call)
+        values = []
+        for a, b in self._split_commas(call + 1, close, angles=True):
+            try:
+                v = self._evaluate(frame, chain, a, b, pos, region, None)
+            except (Unknown, RecursionError, ValueError, TypeError, ZeroDivisionError):
+                v = None
+            values.append(v if isinstance(v, int) and not isinstance(v, bool) else None)
+        return tuple(values)
 
     # ---- the grid argument
     def _grid_value(self, frame, chain, a, b, pos, region, config=False):

@@ -11,7 +11,7 @@ Deep program structure (definition chains, inlining chains) is walked iterativel
 bounded depth; a walk that still meets Python's recursion limit is reported the same way.
 
 `spend()` bounds the loops that call it. So that a walk which does not (or a quadratic stretch
-between two calls) cannot outlive the budget either, a CPU-time timer (SIGVTALRM) is armed for the
+between two calls) cannot outlive the budget either, a CPU-time timer (SIGPROF) is armed for the
 deadline plus a grace of GRACE_SECONDS: if it fires, BudgetExhausted is raised wherever the
 analysis is, and again every GRACE_SECONDS until the budget is left. The timer only runs in the
 main thread of a process on a system with `setitimer`; elsewhere `spend()` alone bounds the work.
@@ -63,7 +63,7 @@ def seconds_of(value: Optional[float]) -> float:
 
 
 def _on_timer(signum, frame) -> None:
-    """SIGVTALRM: the analysis ran past its deadline without stopping at a spend(); stop it here."""
+    """SIGPROF: the analysis ran past its deadline without stopping at a spend(); stop it here."""
     if _deadline is not None and _clock() > _deadline:
         raise BudgetExhausted("the analysis budget ran out")
 
@@ -76,11 +76,12 @@ def _arm(deadline: Optional[float]) -> None:
     """Set the CPU-time timer to fire GRACE_SECONDS after `deadline` (None: disarm), then every
     GRACE_SECONDS (an exception swallowed on the way out is raised again)."""
     if deadline is None:
-        signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+        signal.setitimer(signal.ITIMER_PROF, 0)
         return
-    # ITIMER_VIRTUAL counts user time only, process_time() user and system time: it fires no earlier
+    # ITIMER_PROF counts user and system time, as process_time() does (ITIMER_VIRTUAL, user time
+    # only, fired late where reading the clock is a system call: a second past a 0.3 s budget)
     delay = max(deadline - _clock(), 0.0) + GRACE_SECONDS
-    signal.setitimer(signal.ITIMER_VIRTUAL, delay, GRACE_SECONDS)
+    signal.setitimer(signal.ITIMER_PROF, delay, GRACE_SECONDS)
 
 
 @contextmanager
@@ -97,7 +98,7 @@ def kernel_budget(seconds: Optional[float]):
     timed = _can_arm()
     previous = None
     if timed:
-        previous = signal.signal(signal.SIGVTALRM, _on_timer)
+        previous = signal.signal(signal.SIGPROF, _on_timer)
         _arm(_deadline)
     try:
         yield
@@ -106,7 +107,7 @@ def kernel_budget(seconds: Optional[float]):
         if timed:
             _arm(outer)
             if outer is None:
-                signal.signal(signal.SIGVTALRM, previous if previous is not None else signal.SIG_DFL)
+                signal.signal(signal.SIGPROF, previous if previous is not None else signal.SIG_DFL)
 
 
 def describe(reason: str, seconds: Optional[float], lost: str = "rules that had not finished were skipped") -> str:

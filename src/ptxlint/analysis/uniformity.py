@@ -623,7 +623,7 @@ def _leaves_memory_unchanged(ins: Instruction) -> bool:
         return False
     value = ops[2].value
     if kind == "and":
-        return value == -1 or value == (1 << (ins.type_bits() or 32)) - 1
+        return value == -1 or value == (1 << (ins.type_bits or 32)) - 1
     return value == 0
 
 

@@ -24,6 +24,9 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   host code makes passes a bound that is a multiple of the block (read from the launch's
   arguments, argv defaults included); a launch with another bound keeps the finding. (Also after
   test3.)
+* lock_critical_section.cu: accesses between a spin lock's acquisition (`while (atomicCAS(lock, 0,
+  1) != 0);`) and its release (`atomicExch(lock, 0)`) are taken by one block at a time: no RACE003
+  across blocks; the same update without the lock is one. (Also after test3.)
 """
 
 import re
@@ -43,6 +46,7 @@ CLASSES = {
     "carved_shared_flow": ["FENCE"],
     "equality_guard_rows": ["RACE", "WARP"],
     "launch_argument_bound": ["SYNC"],
+    "lock_critical_section": ["RACE"],
 }
 
 

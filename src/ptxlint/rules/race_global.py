@@ -315,6 +315,56 @@ def _across_blocks(ctx, terms: _Terms, dims_read: set, first: SharedSite, second
     return None
 
 
+def _under_one_lock(ctx, a, b) -> bool:
+    """Do both accesses sit inside one spin lock's critical section: after an atomic retried until
+    it takes the lock (`while (atomicCAS(lock, 0, 1) != 0);`, FENCE's "acquisition") and before an
+    `atomicExch` or store to the same lock word, on every path (the acquisition's loop exit dominates
+    them, the release post-dominates them)? Then blocks take turns there, and the pair is no race
+    (whether the data is visible to the next holder is FENCE's question: the fences around it)."""
+    sections = ctx.__dict__.get("_lock_sections")
+    if sections is None:
+        sections = ctx.__dict__["_lock_sections"] = _lock_sections(ctx)
+    return any(_inside(ctx, section, a) and _inside(ctx, section, b) for section in sections)
+
+
+def _lock_sections(ctx) -> list:
+    """(blocks the acquisition loop leaves to, release instruction) of each spin lock of the kernel."""
+    from ..analysis.lane_values import equal_per_thread
+    from .fence import atomic_role
+
+    fn, cfg, lanes = ctx.function, ctx.cfg, ctx.lanes
+    found = []
+    atomics = [i for i in fn.instructions if i.op == "atom" and i.space != "shared"]
+    for acquire in atomics:
+        if not any(m in acquire.modifiers for m in ("cas", "exch")) or atomic_role(ctx, acquire) != "acquisition":
+            continue
+        block = fn.block_of(acquire).id
+        loop = next((body for header, body in cfg.loops_containing(block)), None)
+        if loop is None:
+            continue
+        exits = {s for b in loop for s in cfg.successors(b) if isinstance(s, int) and s not in loop}
+        lock_address = lanes.address(acquire)
+        for release in fn.instructions:
+            if release.index == acquire.index or not (
+                    (release.op == "atom" and "exch" in release.modifiers) or release.op == "st"):
+                continue
+            if fn.block_of(release).id in loop or not equal_per_thread(lanes.address(release), lock_address):
+                continue
+            found.append((exits, release))
+    return found
+
+
+def _inside(ctx, section, ins) -> bool:
+    exits, release = section
+    fn, cfg = ctx.function, ctx.cfg
+    at, release_block = fn.block_of(ins).id, fn.block_of(release).id
+    if not any(cfg.dominates(e, at) for e in exits):
+        return False
+    if at == release_block:
+        return ins.index < release.index
+    return cfg.postdominates(release_block, at)
+
+
 def _both_may_run(terms: _Terms, ea, eb):
     """None when every thread runs both accesses; else a test (t1, t2) -> bool: may thread t1 of one
     block run the first access and thread t2 of a neighbouring block the second, in one launch? The
@@ -562,6 +612,8 @@ def _find(ctx) -> dict:
                 continue
             if _guarded(first, second) and not any(ev.unsure for site in (first, second) for ev in site.evaluations):
                 continue  # a condition the same for the whole block (a flag read back): which blocks pass it is unknown
+            if _under_one_lock(ctx, first.instruction, second.instruction):
+                continue  # one block at a time holds the lock around both accesses
             found = _across_blocks(ctx, terms, dims, first, second)
             if found is not None:
                 ta, tb, blocks, byte, dim = found
@@ -600,7 +652,10 @@ are compared only along grid dimensions the launches found in the host code may 
 `<<<1, 512>>>` launch, only x for an integer grid (`<<<n / 256, 256>>>`); with no launch found,
 the finding says it holds when the kernel is launched with more than one block. Paths
 that no thread of the launched block takes (a loop skipped only when `blockDim.x / 2 == 0`) do not
-pair accesses around the barriers they avoid.
+pair accesses around the barriers they avoid. Accesses inside one spin lock's critical section
+(after `while (atomicCAS(lock, 0, 1) != 0);`, before `atomicExch(lock, 0)` on the same word) are
+taken by one block at a time and are not paired across blocks; whether the next holder sees the data
+is FENCE's question.
 """,
         why_is_this_bad="""
 Blocks run in any order and at the same time: whether block b reads the old or the new value of its

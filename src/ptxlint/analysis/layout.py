@@ -185,17 +185,7 @@ def _layout_fix(ctx, access, declaration) -> Optional[LayoutFix]:
         # no change of the declared row helps: a padding of the array seen flat, in its index
     for row in rows:
         cols = row // element
-        used = None
-        for width in _target_widths(cols):
-            if width < cols:  # a narrower row only fits when no access touches the columns it drops
-                if used is None:
-                    used = _bytes_used_in_row(siblings()["checked"], row)
-                if width * element < used:
-                    continue
-            remap = _row_remap(row, width * element)
-            cost = verified(remap)
-            if cost is None:
-                continue
+        for width, remap, cost in _fitting_widths(_target_widths(cols), cols, row, element, siblings, verified):
             if declaration is not None:  # a 1-D array: the padding goes into its index
                 return _index_padding(declaration, row, cols, width, element, mine_before, cost, remap,
                                       siblings()["unchecked"])
@@ -225,6 +215,22 @@ def _layout_fix(ctx, access, declaration) -> Optional[LayoutFix]:
     return None
 
 
+def _fitting_widths(widths, cols: int, row: int, element: int, siblings, verified):
+    """(width, remap, cost) of each row width in `widths`, in order, that the bank model verifies:
+    a narrower row only where no access touches the columns it drops."""
+    used = None
+    for width in widths:
+        if width < cols:
+            if used is None:
+                used = _bytes_used_in_row(siblings()["checked"], row)
+            if width * element < used:
+                continue
+        remap = _row_remap(row, width * element)
+        cost = verified(remap)
+        if cost is not None:
+            yield width, remap, cost
+
+
 def _bytes_used_in_row(accesses, row: int) -> int:
     """How far into a row of `row` bytes any of `accesses` reaches (the end of its widest element)."""
     return max((a % row + access.bits // 8 for access in accesses for w in access.warps
@@ -243,19 +249,9 @@ def _declared_padding(declaration, siblings, verified, before: int) -> Optional[
     element = declaration.element_bytes
     cols = inner.value
     row = cols * element
-    used = None
     widths = [w for w in _target_widths(cols) if w < cols and _resized(inner, cols, w) is not None]
     widths += [cols + p for p in range(1, PAD_LIMIT + 1)]
-    for width in widths:
-        if width < cols:  # a narrower row only fits when no access touches the columns it drops
-            if used is None:
-                used = _bytes_used_in_row(siblings()["checked"], row)
-            if width * element < used:
-                continue
-        remap = _row_remap(row, width * element)
-        cost = verified(remap)
-        if cost is None:
-            continue
+    for width, remap, cost in _fitting_widths(widths, cols, row, element, siblings, verified):
         new_text = _resized(inner, cols, width)
         before_text, after_text = declaration.written(), declaration.written(new_text)
         if width > cols:

@@ -27,6 +27,7 @@ class ValueFlow:
         self.shared: set = set()  # shared variables the value was stored to at addresses not known
         self.shared_slots: set = set()  # (variable, byte offset) it was stored to, one address for all threads
         self._shared_names = shared
+        self._places: dict = {}  # instruction index -> _shared_place (asked again each pass below)
         changed = True
         while changed:
             changed = False
@@ -63,6 +64,12 @@ class ValueFlow:
         """(shared variables the address is in, its byte offset when every thread uses that one
         offset, else None): the words of one `extern __shared__` array carved into a tail counter,
         a queue and a base (`tail_bin = l_mem; shift = &l_q2[N]; base = &shift[1]`) are told apart."""
+        found = self._places.get(ins.index)
+        if found is None:
+            found = self._places[ins.index] = self._find_shared_place(ins)
+        return found
+
+    def _find_shared_place(self, ins: Instruction) -> tuple:
         names = set(self.ctx.address_roots.roots(ins)) & self._shared_names
         if not names:
             return names, None

@@ -737,3 +737,54 @@ def test_a_helper_launch_is_checked_under_its_own_block():
     doc = json.loads(r.stdout)
     assert [(d["code"], d["line"]) for d in doc["diagnostics"]] == [("RACE003", 9)]
     assert "assumed block 64x1x1 (from the launch at" in doc["diagnostics"][0]["notes"][0]
+
+
+# ---------------------------------------------------------------------------------------------
+# wrappers: a launch inside a host function whose block, grid or kernel arguments are its parameters
+
+WRAPPED = """__global__ void scale(float *x, int n);
+static void run(float *x, int n, int threads) {
+    scale<<<(n + threads - 1) / threads, threads>>>(x, n);
+}
+static void twice(float *x, int n) {
+    run(x, n, 64);
+}
+int main() {
+    float *x = 0;
+    const int N = 256 * 4096;
+    run(x, N, 128);
+    run(x, 1000, 256);
+    twice(x, 32);
+}"""
+
+
+def test_a_wrapper_launch_takes_the_values_each_call_passes():
+    found = {(l.block, l.grid, l.call_arguments) for l in launches(WRAPPED)}
+    assert found == {((128, 1, 1), (8192, 1, 1), (None, 256 * 4096)),
+                     ((256, 1, 1), (4, 1, 1), (None, 1000)),
+                     ((64, 1, 1), (1, 1, 1), (None, 32))}  # through `twice`, one call deeper
+
+
+def test_a_parameter_the_wrapper_changes_or_a_run_time_argument_stays_unknown():
+    src = """__global__ void k(int n);
+void run(int n, int threads) {
+    threads *= 2;
+    k<<<1, threads>>>(n);
+}
+void go(int threads) {
+    k<<<1, threads>>>(0);
+}
+int main(int argc, char **argv) {
+    run(10, 128);
+    go(atoi(argv[1]));
+}"""
+    found = launches(src)
+    assert [l.block for l in found] == [None, None]
+    assert "changes" in found[0].unknown_because
+    assert "`threads` of `go`" in found[1].unknown_because
+
+
+def test_a_wrapper_with_no_call_in_the_unit_keeps_its_parameters_run_time_values():
+    src = "__global__ void k();\nvoid run(int threads) {\n  k<<<1, threads>>>();\n}"
+    launch = only(src)
+    assert launch.block is None and "`threads` is a parameter of `run`" in launch.unknown_because

@@ -241,7 +241,7 @@ class DeclarationReader:
         tparams = self._template_params(self._skip_attrs(h, open_), open_)
         params = []
         pclose = self._close(paren, open_)
-        for a, b in self._split_commas(paren + 1, pclose, angles=True):
+        for position, (a, b) in enumerate(self._split_commas(paren + 1, pclose, angles=True)):
             eq = next((j for j in range(a, b) if toks[j].text == "="), b)
             e = eq
             while e > a and toks[e - 1].text == "]":
@@ -250,6 +250,8 @@ class DeclarationReader:
             if idents and e - a >= 2 and idents[-1] == e - 1:
                 param = Decl(toks[e - 1].text, "param", e - 1, type_text=_type_text(toks[a:e - 1]))
                 param.extra["pattern"] = _deduction_pattern(toks[a:e - 1], tparams)
+                param.extra["position"] = position
+                param.extra["default"] = (eq + 1, b) if eq < b else None
                 params.append(param)
         fn = Function(q[-1], qualified, lookup_prefix, tparams, list(outer_tparams), params, (open_, close))
         fn.is_kernel = any(t.text == "__global__" for t in toks[h:name_i])
@@ -259,6 +261,8 @@ class DeclarationReader:
         self.functions.append(fn)
         if tparams:
             self.templates_by_name.setdefault(fn.name, []).append(fn)
+        elif params and not fn.is_kernel:
+            self.callables_by_name.setdefault(fn.name, []).append(fn)
 
     def _in_parameters(self, fn, name):
         """Does the template parameter `name` appear in `fn`'s function parameters (deducible)?"""

@@ -30,7 +30,9 @@ class LaunchFinder(Brackets, DeclarationReader, BodyWalker, ValueResolver, Launc
         self.usings: dict = {}  # prefix -> [namespace names used there]
         self.functions: list = []
         self.templates_by_name: dict = {}  # unqualified name -> [Function]
+        self.callables_by_name: dict = {}  # unqualified name -> [Function]: host functions with parameters
         self.instantiations: dict = {}  # Function -> {binding key: binding}
+        self.binding_origins: dict = {}  # (Function, binding key) -> {(calling function, its binding key)}
         self.launches: list = []
         self._seen: set = set()
         self._collecting = False

@@ -9,6 +9,7 @@ A mixin of `LaunchFinder` (finder.py): what a walked statement holds is handed t
 from __future__ import annotations
 
 from ..cpp_preprocess import IDENT
+from .instantiations import live_bindings
 from .launch import LAUNCH_APIS, MAX_BINDINGS_PER_TEMPLATE
 from .structure import Decl, Frame, Function, Mod, Node
 from .syntax import (
@@ -25,10 +26,12 @@ class BodyWalker:
 
     # ---- pass 2: walk function bodies
     def _walk_all(self):
-        """Walk every function body. Function templates are walked once per binding of their
-        template parameters that the translation unit instantiates; the bindings are collected
-        first (walks that record no launch, until no new binding appears), then the launches."""
-        templates = [f for f in self.functions if f.tparams]
+        """Walk every function body. A function template is walked once per binding of its
+        template parameters that the translation unit instantiates, and a host function with
+        integer parameters once per set of values its calls pass (instantiations.py); the
+        bindings are collected first (walks that record no launch, until no new binding
+        appears), then the launches. A function no call in the unit binds is walked once, its
+        parameters run-time values."""
         self._collecting = True
         for f in self.functions:
             if not f.tparams:
@@ -36,7 +39,7 @@ class BodyWalker:
         done: dict = {}
         for _round in range(6):
             progress = False
-            for f in templates:
+            for f in self.functions:
                 walked = done.setdefault(id(f), set())
                 for key, b in list(self.instantiations.get(id(f), {}).items())[:MAX_BINDINGS_PER_TEMPLATE]:
                     if key not in walked:
@@ -46,11 +49,9 @@ class BodyWalker:
             if not progress:
                 break
         self._collecting = False
+        live = live_bindings(self.functions, self.instantiations, self.binding_origins)
         for f in self.functions:
-            if not f.tparams:
-                self._walk(f, None)
-                continue
-            bindings = list(self.instantiations.get(id(f), {}).values())[:MAX_BINDINGS_PER_TEMPLATE]
+            bindings = list(live.get(id(f), {}).values())[:MAX_BINDINGS_PER_TEMPLATE]
             for b in bindings or [None]:
                 self._walk(f, b)
 
@@ -271,7 +272,8 @@ class BodyWalker:
                 self._chevron_launch(frame, i, s, e, chain, node)
             elif t.kind == IDENT and t.text in LAUNCH_APIS and i + 1 < e and toks[i + 1].text == "(":
                 self._api_launch(frame, i, e, chain, node)
-            elif t.kind == IDENT and t.text in self.templates_by_name and (i == s or toks[i - 1].text not in (".", "->")):
+            elif t.kind == IDENT and (t.text in self.templates_by_name or t.text in self.callables_by_name) \
+                    and (i == s or toks[i - 1].text not in (".", "->")):
                 self._template_call(frame, i, e, chain)
             i += 1
 

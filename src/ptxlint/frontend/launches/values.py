@@ -101,8 +101,7 @@ class ValueResolver:
             self._assumed.add(DEFAULT_RUN)
             return 1
         if decl.kind == "param":
-            raise Unknown(f"`{name}` is a parameter of `{decl.owner.name if decl.owner else 'a function'}`"
-                          " (a run-time value)")
+            return self._param_value(decl, dframe)
         if decl.kind == "tparam":
             return self._tparam_value(decl, dframe)
         if decl.kind == "enum":
@@ -110,6 +109,19 @@ class ValueResolver:
         if decl.kind == "type":
             raise Unknown(f"`{name}` is a type")
         return self._var_value(decl, dframe, frame, chain, pos, field)
+
+    def _param_value(self, decl, dframe):
+        """A function parameter's value: the one the call this walk follows passes (instantiations.py),
+        when the body never assigns the parameter; else a run-time value."""
+        owner = decl.owner.name if decl.owner else "a function"
+        bound = dframe.binding.get(decl.name) if dframe is not None and dframe.binding else None
+        if bound is None or dframe.function is not decl.owner:
+            raise Unknown(f"`{decl.name}` is a parameter of `{owner}` (a run-time value)")
+        if isinstance(bound, Unknown):
+            raise bound
+        if dframe.mods.get(decl.name):
+            raise Unknown(f"`{decl.name}` is a parameter of `{owner}` that its body changes")
+        return bound
 
     def _tparam_value(self, decl, dframe):
         owner = decl.owner

@@ -788,3 +788,34 @@ def test_a_wrapper_with_no_call_in_the_unit_keeps_its_parameters_run_time_values
     src = "__global__ void k();\nvoid run(int threads) {\n  k<<<1, threads>>>();\n}"
     launch = only(src)
     assert launch.block is None and "`threads` is a parameter of `run`" in launch.unknown_because
+
+
+def test_a_block_size_sweep_over_a_constant_array_gives_one_launch_per_element():
+    src = """__global__ void k(float *x, int n);
+void run(int kernel_num, float *x, int n, const int block_size) {
+    switch (kernel_num) {
+    case 1: k<<<(n + block_size - 1) / block_size, block_size>>>(x, n); break;
+    }
+}
+int main(int argc, char **argv) {
+    int kernel_num = 1;
+    if (argc > 1) kernel_num = atoi(argv[1]);
+    int block_sizes[] = {32, 64, 128, 64};
+    for (int j = 0; j < sizeof(block_sizes) / sizeof(int); j++) {
+        int block_size = block_sizes[j];
+        run(kernel_num, 0, 4096, block_size);
+    }
+}"""
+    assert sorted(l.block[0] for l in launches(src)) == [32, 64, 128]
+
+
+def test_an_array_changed_before_the_call_gives_no_value():
+    src = """__global__ void k();
+void run(int threads) { k<<<1, threads>>>(); }
+int main() {
+    int sizes[] = {32, 64};
+    sizes[1] = 48;
+    for (int j = 0; j < 2; j++) run(sizes[j]);
+}"""
+    launch = only(src)
+    assert launch.block is None and "`threads` of `run`" in launch.unknown_because

@@ -11,10 +11,12 @@ A mixin of `LaunchFinder` (finder.py): it fills `self.instantiations`, which the
 from __future__ import annotations
 
 import posixpath
+from typing import Optional
 
 from ..cpp_preprocess import IDENT, Unknown
 from .launch_sites import OpenText
-from .syntax import _type_text
+from .syntax import _ASSIGN_OPS, _type_text
+from .launch import MAX_BINDINGS_PER_TEMPLATE
 from .values import _value_kind
 
 
@@ -81,59 +83,72 @@ class TemplateInstantiations:
         for fn in candidates:
             if len(pieces) > len(fn.tparams):
                 continue
-            binding = {}
-            if arguments is not None and not self._bind_parameters(fn, arguments, frame, chain, site, binding):
-                continue
-            for k, d in enumerate(fn.tparams):
-                if k < len(pieces):
-                    a, b = pieces[k]
-                    rng, fr, ch = (a, b), frame, chain
-                else:
-                    default = d.extra.get("default")
-                    if default is None or self._in_parameters(fn, d.name):
-                        # deduced from the call's arguments (or a default the deduction overrides)
-                        binding[d.name] = Unknown(f"`{d.name}` of `{fn.name}` is deduced from the arguments")
-                        continue
-                    rng, fr, ch = default, None, []
-                if d.type_text == "type":
-                    binding[d.name] = self._template_arg(fr, ch, rng[0], rng[1], site, toks[rng[0]].region) \
-                        if fr is not None else _type_text(toks[rng[0]:rng[1]])
-                    continue
-                try:
-                    if fr is None:
-                        v = self._evaluate(None, [], rng[0], rng[1], rng[0], toks[rng[0]].region,
-                                           prefix or fn.prefix)
-                    else:
-                        v = self._evaluate(fr, ch, rng[0], rng[1], site, toks[rng[0]].region, None)
-                    binding[d.name] = v if isinstance(v, int) else Unknown(f"`{d.name}` is not an integer")
-                except Unknown as err:
-                    unclosed = self._names_an_entity(rng[0], rng[1]) if fr is not None else None
-                    if unclosed is not None:
-                        # a function or object (`dequantize<T>`, `&f`): bound by its name, so that
-                        # launches under different ones stay apart and match their kernels
-                        text = self._template_arg(fr, ch, rng[0], rng[1], site, toks[rng[0]].region)
-                        if unclosed:  # `run<4, f<T>>(...)`: the `>>` that closes both lists
-                            text = OpenText(text + ">", text.open) if isinstance(text, OpenText) else text + ">"
-                        binding[d.name] = text
-                        continue
-                    binding[d.name] = Unknown(f"`{d.name}` of `{fn.name}` is instantiated with a value "
-                                              f"ptxlint cannot evaluate ({err})")
-            if not binding:
-                continue  # nothing the walk could use
-            key = binding_key(binding)
-            self.binding_origins.setdefault((id(fn), key), set()).add(_caller(frame))
-            if key in self.instantiations.get(id(fn), {}):
-                continue  # keep the first binding object: the walk reads its texts' open names
-            self.instantiations.setdefault(id(fn), {})[key] = binding
+            choices = [{}] if arguments is None else self._parameter_bindings(fn, arguments, frame, chain, site)
+            if choices is None:
+                continue  # not a call of this overload
+            template_binding = self._template_binding(fn, pieces, frame, chain, site, prefix)
+            for values in choices:
+                binding = {**template_binding, **values}
+                if not binding:
+                    continue  # nothing the walk could use
+                key = binding_key(binding)
+                self.binding_origins.setdefault((id(fn), key), set()).add(_caller(frame))
+                if key in self.instantiations.get(id(fn), {}):
+                    continue  # keep the first binding object: the walk reads its texts' open names
+                self.instantiations.setdefault(id(fn), {})[key] = binding
 
-    def _bind_parameters(self, fn, arguments, frame, chain, site, binding) -> bool:
-        """Put in `binding` the value the call passes to each integer or `dim3` parameter of `fn` that
-        its body never assigns (an `Unknown` where the value is not known at the call). False when
-        the call cannot be of `fn` (more arguments than parameters, a missing one with no default)."""
+    def _template_binding(self, fn, pieces, frame, chain, site, prefix) -> dict:
+        """The value or type each template parameter of `fn` takes at a call or instantiation."""
+        toks = self.toks
+        binding: dict = {}
+        for k, d in enumerate(fn.tparams):
+            if k < len(pieces):
+                a, b = pieces[k]
+                rng, fr, ch = (a, b), frame, chain
+            else:
+                default = d.extra.get("default")
+                if default is None or self._in_parameters(fn, d.name):
+                    # deduced from the call's arguments (or a default the deduction overrides)
+                    binding[d.name] = Unknown(f"`{d.name}` of `{fn.name}` is deduced from the arguments")
+                    continue
+                rng, fr, ch = default, None, []
+            if d.type_text == "type":
+                binding[d.name] = self._template_arg(fr, ch, rng[0], rng[1], site, toks[rng[0]].region) \
+                    if fr is not None else _type_text(toks[rng[0]:rng[1]])
+                continue
+            try:
+                if fr is None:
+                    v = self._evaluate(None, [], rng[0], rng[1], rng[0], toks[rng[0]].region,
+                                       prefix or fn.prefix)
+                else:
+                    v = self._evaluate(fr, ch, rng[0], rng[1], site, toks[rng[0]].region, None)
+                binding[d.name] = v if isinstance(v, int) else Unknown(f"`{d.name}` is not an integer")
+            except Unknown as err:
+                unclosed = self._names_an_entity(rng[0], rng[1]) if fr is not None else None
+                if unclosed is not None:
+                    # a function or object (`dequantize<T>`, `&f`): bound by its name, so that
+                    # launches under different ones stay apart and match their kernels
+                    text = self._template_arg(fr, ch, rng[0], rng[1], site, toks[rng[0]].region)
+                    if unclosed:  # `run<4, f<T>>(...)`: the `>>` that closes both lists
+                        text = OpenText(text + ">", text.open) if isinstance(text, OpenText) else text + ">"
+                    binding[d.name] = text
+                    continue
+                binding[d.name] = Unknown(f"`{d.name}` of `{fn.name}` is instantiated with a value "
+                                          f"ptxlint cannot evaluate ({err})")
+        return binding
+
+    def _parameter_bindings(self, fn, arguments, frame, chain, site) -> Optional[list]:
+        """The values a call passes to the integer and `dim3` parameters of `fn`: one dict per
+        combination (an argument that is an element of a constant array indexed by a loop, as a
+        block-size sweep `for (j...) run(..., block_sizes[j])` is, takes each element), an
+        `Unknown` where a value is not known at the call. None when the call cannot be of `fn`
+        (more arguments than parameters, a missing one with no default)."""
         toks = self.toks
         count = max((p.extra.get("position", -1) for p in fn.params), default=-1) + 1
         if len(arguments) > count and fn.params:
-            return False
+            return None
+        where = f"{posixpath.basename(str(toks[site].path))}:{toks[site].line}"
+        combinations = [{}]
         for p in fn.params:
             position = p.extra.get("position")
             if position is None or _value_kind(" ".join(w for w in p.type_text.split() if w != "const")) \
@@ -141,17 +156,85 @@ class TemplateInstantiations:
                 continue
             if position >= len(arguments):
                 if p.extra.get("default") is None:
-                    return False
+                    return None
                 continue  # the default: read as written where the parameter is used
             a, b = arguments[position]
-            where = f"{posixpath.basename(str(toks[site].path))}:{toks[site].line}"
+            values = self._argument_values(frame, chain, a, b, site)
+            if not values:
+                values = [Unknown(f"`{p.name}` of `{fn.name}` is passed a value ptxlint cannot evaluate at the "
+                                  f"call at {where}")]
+            combinations = [{**c, p.name: v} for c in combinations for v in values][:MAX_BINDINGS_PER_TEMPLATE]
+        return combinations
+
+    def _argument_values(self, frame, chain, a, b, site, depth: int = 0) -> list:
+        """The integer (or `dim3`) values the expression toks[a:b] may have at `site`: its one
+        compile-time value, or each element of a constant array it reads at a run-time index
+        (directly or through a local variable initialised with it); [] when not known."""
+        toks = self.toks
+        try:
+            v = self._evaluate(frame, chain, a, b, site, toks[a].region, None)
+            return [v] if isinstance(v, (int, tuple)) and not isinstance(v, bool) else []
+        except (Unknown, RecursionError, ValueError, TypeError, ZeroDivisionError):
+            pass
+        if depth > 4 or frame is None:
+            return []
+        while b - a >= 2 and toks[a].text == "(" and self.match[a] == b - 1:
+            a, b = a + 1, b - 1
+        if b - a == 1 and toks[a].kind == IDENT:  # `block_size`, declared `int block_size = sizes[j];`
+            decl, dframe = self._lookup_decl(frame, chain, toks[a].text, site)
+            if decl is None or decl.kind != "var" or dframe is None or not decl.init or decl.init[0] != "=" \
+                    or dframe.mods.get(decl.name):
+                return []
+            dchain = self._chain_to(dframe, decl, frame, chain)
+            return self._argument_values(dframe, dchain, decl.init[1], decl.init[2], decl.pos, depth + 1)
+        if b - a >= 4 and toks[a].kind == IDENT and toks[a + 1].text == "[" and self.match[a + 1] == b - 1:
+            return self._array_elements(frame, chain, toks[a].text, site)
+        return []
+
+    def _array_elements(self, frame, chain, name, site) -> list:
+        """The distinct integer elements of the array `name` (`int sizes[] = {32, 64, 128};`) when it
+        is never assigned after its initialiser; [] otherwise."""
+        toks = self.toks
+        decl, dframe = self._lookup_decl(frame, chain, name, site)
+        if decl is None or decl.kind != "var" or not decl.init or (dframe is not None and dframe.mods.get(name)):
+            return []
+        if dframe is None and not decl.const:
+            return []  # a non-const global: any function may change it
+        if dframe is not None and not decl.const and not self._only_read(name, decl.pos, *dframe.function.body):
+            return []
+        how, ia, ib = decl.init
+        if how == "=" and toks[ia].text == "{" and self.match[ia] == ib - 1:
+            ia, ib = ia + 1, ib - 1
+        elif how != "{":
+            return []
+        out = []
+        dchain = self._chain_to(dframe, decl, frame, chain) if dframe is not None else []
+        for x, y in self._split_commas(ia, ib):
             try:
-                v = self._evaluate(frame, chain, a, b, site, toks[a].region, None)
-                binding[p.name] = v if isinstance(v, (int, tuple)) and not isinstance(v, bool) else \
-                    Unknown(f"`{p.name}` of `{fn.name}` is not a compile-time value at the call at {where}")
-            except (Unknown, RecursionError, ValueError, TypeError, ZeroDivisionError) as err:
-                binding[p.name] = Unknown(f"`{p.name}` of `{fn.name}` is passed a value ptxlint cannot evaluate "
-                                          f"at the call at {where} ({err})")
+                v = self._evaluate(dframe, dchain, x, y, decl.pos, toks[x].region, None)
+            except (Unknown, RecursionError, ValueError, TypeError, ZeroDivisionError):
+                return []
+            if not isinstance(v, int) or isinstance(v, bool):
+                return []
+            if v not in out:
+                out.append(v)
+        return out[:MAX_BINDINGS_PER_TEMPLATE]
+
+    def _only_read(self, name, declared, start, end) -> bool:
+        """Is every use of the array `name` (declared at token `declared`) in toks[start:end] an
+        element read (`name[i]` not assigned, incremented or taken the address of) or `sizeof(name)`?"""
+        toks = self.toks
+        for i in range(start, end):
+            if i == declared or toks[i].text != name or toks[i].kind != IDENT or toks[i - 1].text in (".", "->", "::"):
+                continue
+            if toks[i - 1].text == "(" and toks[i - 2].text == "sizeof":
+                continue
+            if toks[i + 1].text != "[":
+                return False  # passed whole (to memcpy, a function): it may be written through
+            close = self._close(i + 1)
+            after = toks[close + 1].text if close + 1 < len(toks) else ""
+            if after in _ASSIGN_OPS or after in ("++", "--") or toks[i - 1].text in ("++", "--", "&"):
+                return False
         return True
 
     def _names_an_entity(self, a, b):

@@ -24,6 +24,11 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   host code makes passes a bound that is a multiple of the block (read from the launch's
   arguments, argv defaults included); a launch with another bound keeps the finding. (Also after
   test3.)
+* host_wrapper_bound.cu: a launch inside a host wrapper takes the bound each call of the wrapper
+  passes (`scan_all(d, d + N, N)`), and a grid-stride loop whose index nvcc also keeps as a widened
+  64-bit copy (truncated back before the increment) is still a grid-stride loop: a bound that is a
+  multiple of the block splits no block or warp; a call with 1000 does. (Found in test3's
+  triage, built after it was measured.)
 * lock_critical_section.cu: accesses between a spin lock's acquisition (`while (atomicCAS(lock, 0,
   1) != 0);`) and its release (`atomicExch(lock, 0)`) are taken by one block at a time: no RACE003
   across blocks; the same update without the lock is one. (Also after test3.)
@@ -47,6 +52,7 @@ CLASSES = {
     "equality_guard_rows": ["RACE", "WARP"],
     "launch_argument_bound": ["SYNC"],
     "lock_critical_section": ["RACE"],
+    "host_wrapper_bound": ["SYNC", "SHFL", "RACE", "WARP"],
 }
 
 

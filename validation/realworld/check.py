@@ -157,6 +157,7 @@ def _check_one(task: tuple) -> tuple:
                 found.append((d.to_dict(), "+".join(d.data.get("blocks", [])) or "?"))
         return ptx, found, time.perf_counter() - start
     module = parse_ptx_file(str(HERE / ptx))
+    discovered = discovered_arguments(ptx, module) if use_launches else {}
 
     def run(overrides, only, label):
         options = CheckOptions(select=RULES, analysis=AnalysisOptions(block_overrides=overrides))
@@ -177,10 +178,29 @@ def _check_one(task: tuple) -> tuple:
                 continue
             for dims, origin, grid in known:
                 label = "x".join(map(str, dims))
-                run(list(extra) + [(f.name, dims, origin, grid)], {f.name}, label)
+                arguments = discovered.get((f.name, tuple(dims)))
+                run(list(extra) + [(f.name, dims, origin, grid, arguments)], {f.name}, label)
         if plain:
             run(list(extra), plain, "unknown launch")
     return ptx, found, time.perf_counter() - start
+
+
+def discovered_arguments(ptx: str, module) -> dict:
+    """{(kernel, block): per kernel parameter, the values its launches pass}: what ptxlint's own
+    launch discovery reads from the host code's calls (the argument values the recorded launches
+    do not list), for the launches whose block it finds equal to a recorded one."""
+    from ptxlint.analysis.launch import merge_arguments
+    from ptxlint.file_check import with_launches
+    from ptxlint.frontend.launches import launches_for_function
+
+    launches = with_launches(str(HERE / ptx), module, AnalysisOptions()).launches
+    out: dict = {}
+    for f in module.functions:
+        for launch in launches_for_function(f.name, list(launches or ())) if f.has_body else ():
+            if launch.block is not None:
+                key = (f.name, tuple(launch.block))
+                out[key] = merge_arguments(out.get(key, ...), launch.call_arguments)
+    return {k: v for k, v in out.items() if v}
 
 
 def run_corpus(use_launches: bool = True, extra_blocks: list | None = None, jobs: int | None = None,

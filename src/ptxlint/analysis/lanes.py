@@ -532,7 +532,9 @@ class LaneEvaluator:
             ok = False
             if upd.op in ("add", "sub") and len(upd.operands) == 3:
                 a, b = upd.operands[1], upd.operands[2]
-                other = b if a == reg else (a if b == reg and upd.op == "add" else None)
+                a_is_reg = self._header_value_copy(upd, a, reg, inside + outside)
+                other = b if a_is_reg else (
+                    a if upd.op == "add" and self._header_value_copy(upd, b, reg, inside + outside) else None)
                 if other is not None:
                     step = self.operand(upd, other)
                     ok = S.uniform_across(step)
@@ -617,6 +619,40 @@ class LaneEvaluator:
             else:
                 return None
         return None
+
+    def _header_value_copy(self, ins: Instruction, operand, reg: Register, header_defs: list) -> bool:
+        """Is `operand` of `ins` the value `reg` has at the loop header: `reg` itself, or `reg` moved,
+        widened and truncated back to its width (`cvt.s64.s32 %rd3, %r71; cvt.u32.u64 %r68, %rd3`,
+        which nvcc emits around a loop index it also uses as a 64-bit offset)? Integer conversions
+        that never go below the register's width give back the same bits."""
+        if operand == reg:
+            return True
+        if not isinstance(operand, Register) or operand.is_special:
+            return False
+        dataflow = self.ctx.dataflow
+        width = ins.type_bits  # the update's width is the register's
+        if not width:
+            return False
+        at, current = ins, operand
+        for _ in range(4):
+            defs = dataflow.definitions(at, current)
+            if len(defs) != 1:
+                return False
+            source = self.function.instructions[defs[0]]
+            ops = source.operands
+            if source.guard is not None or len(ops) != 2 or not isinstance(ops[1], Register):
+                return False
+            if source.op == "cvt":
+                types = [m for m in source.modifiers if m[:1] in "usb" and m[1:].isdigit()]
+                if len(types) != 2 or any(m[:1] == "f" for m in source.modifiers) or \
+                        min(bits_of(types[0]), bits_of(types[1])) < width:
+                    return False
+            elif source.op != "mov":
+                return False
+            at, current = source, ops[1]
+            if current == reg:
+                return sorted(dataflow.definitions(source, reg)) == sorted(header_defs)
+        return False
 
     def _update_through_copy(self, upd: Instruction, reg: Register, header_defs: list) -> Instruction:
         """`add next, i, 1; mov i, next` (nvcc keeps the old value for the loop test): the `add` is the

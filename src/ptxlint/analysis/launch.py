@@ -149,10 +149,12 @@ def plan_block_shapes(function: Function, options) -> ShapePlan:
     """The shapes to check `function` under (see the module docstring for the order)."""
     for glob, dims, origin, *grid in options.block_overrides:
         # an override may carry the launch's grid as a fourth item ((None, 1, 1): a 1-D grid of
-        # run-time size), as a recorded launch does; --block and configs give none
+        # run-time size), as a recorded launch does, and per kernel parameter the values its
+        # launches pass as a fifth (merge_arguments); --block and configs give neither
         if glob is None or kernel_matches(function, glob):
             given = tuple(grid[0]) if grid and grid[0] is not None else None
-            return ShapePlan((BlockShape(tuple(dims), origin, grid=given,
+            passed = grid[1] if len(grid) > 1 else None
+            return ShapePlan((BlockShape(tuple(dims), origin, grid=given, arguments=passed,
                                          grid_source=f"grid {_grid_text(given)} {origin}" if given else ""),), True)
     unknown_launches: tuple = ()
     if function.is_kernel and getattr(options, "launches", None):

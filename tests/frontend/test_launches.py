@@ -819,3 +819,16 @@ int main() {
 }"""
     launch = only(src)
     assert launch.block is None and "`threads` of `run`" in launch.unknown_because
+
+
+def test_a_block_of_the_device_s_maximum_threads_is_1024_and_says_so():
+    src = """__global__ void k(float *x);
+int main() {
+    cudaDeviceProp prop;
+    cudaGetDeviceProperties(&prop, 0);
+    k<<<prop.multiProcessorCount, prop.maxThreadsPerBlock>>>(0);
+    k<<<1, prop.multiProcessorCount>>>(0);
+}"""
+    first, second = launches(src)
+    assert first.block == (1024, 1, 1) and "maxThreadsPerBlock` is 1024" in first.assumes
+    assert second.block is None and "multiProcessorCount" in second.unknown_because

@@ -159,6 +159,8 @@ class ValueResolver:
         name = decl.name
         ty = decl.type_text
         kind = _value_kind(ty)
+        if kind is None and " ".join(w for w in ty.split() if w not in ("const", "struct")) == "cudaDeviceProp":
+            return DeviceLimits(self._assumed)
         if kind is None:
             raise Unknown(f"`{name}` has type `{ty or '?'}`")
         if dframe is None:
@@ -503,6 +505,25 @@ class ValueResolver:
             raise Unknown(f"`{d.name}` is a type")
         return self._var_value(d, None, None, [], pos, ())
 
+
+
+class DeviceLimits(dict):
+    """A `cudaDeviceProp` as launch discovery reads it: only the limits every GPU that CUDA 12 and
+    later support shares (compute capability 5.0 and up), so `prop.maxThreadsPerBlock` as a block
+    is 1024 on any device; reading one notes that in what the launch assumes. Other fields
+    (multiprocessor counts, memory sizes) differ between GPUs and stay unknown."""
+
+    LIMITS = {"maxThreadsPerBlock": 1024, "warpSize": 32, "regsPerBlock": 65536}
+
+    def __init__(self, assumed: set) -> None:
+        super().__init__(self.LIMITS)
+        self._assumed = assumed
+
+    def __getitem__(self, field):
+        value = super().__getitem__(field)
+        self._assumed.add(f"`cudaDeviceProp::{field}` is {value}, as on every GPU of compute capability 5.0 "
+                          "and later")
+        return value
 
 
 def dchain_at(finder, dframe, m):

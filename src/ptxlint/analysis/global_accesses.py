@@ -193,6 +193,7 @@ class GlobalEvaluation:
 
     def _cost_per_warp(self, access: GlobalAccess, addresses, active, first: bool) -> None:
         n = self.lanes.n
+        self._offset_memo: dict = {}  # parameter -> a plain offset of these addresses (_block_offset)
         nbytes = access.nbytes
         # warps whose addresses differ by a multiple of a 128-byte line cost the same (_warp_cost
         # keeps only the offsets' residues and differences): decided once per such class of warps
@@ -278,11 +279,14 @@ class GlobalEvaluation:
                                           "returns it)")
             if gcd(c * align, 128) != 128:
                 access.lines_known = False
-            if align == 1 and self._integer_parameter(s):
-                # a run-time row pitch or offset: rows are assumed to start on a sector boundary
+            if align == 1 and self._integer_parameter(s) and not self._block_offset(addresses, s):
+                # a run-time row pitch (`y * width`, `blockIdx.y * width`): rows are assumed to start on
+                # a sector boundary, as pitched allocations and sizes that are multiples of 8 floats keep them
                 access.assumptions.append(f"{self._origin(s)} is assumed to keep the accessed rows 32-byte "
                                           "aligned")
                 continue
+            # a run-time offset (`in[i + off]`) may fall anywhere in a sector: every alignment is
+            # counted, best and worst
             g = gcd(c * align, SECTOR)
             if g != SECTOR:
                 step = gcd(step, g)
@@ -331,6 +335,18 @@ class GlobalEvaluation:
                 terms = tuple(sorted((s, coefs[i] - coefs[0]) for s, coefs in pitch.items() if coefs[i] != coefs[0]))
                 described.append(S.describe((c - consts[0], terms), self.lanes.table) if terms else c - consts[0])
         return first, relative, described, low_high, counted
+
+    def _block_offset(self, addresses, sym: str) -> bool:
+        """Is the parameter `sym` a plain offset of the whole block's addresses (`in[i + off]`: the
+        same multiple of it in every thread), not a row pitch (`y * width`, `blockIdx.y * width`)?"""
+        if self._key(sym)[0] != "param":
+            return False
+        if type(addresses) is Affine:
+            return True
+        found = self._offset_memo.get(sym)
+        if found is None:
+            found = self._offset_memo[sym] = len({dict(v[1]).get(sym, 0) for v in addresses}) == 1
+        return found
 
     def _aligned_variable(self, sym: str) -> bool:
         name = self.lanes.variable_symbols.get(sym)

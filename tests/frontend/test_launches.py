@@ -832,3 +832,14 @@ int main() {
     first, second = launches(src)
     assert first.block == (1024, 1, 1) and "maxThreadsPerBlock` is 1024" in first.assumes
     assert second.block is None and "multiProcessorCount" in second.unknown_because
+
+
+def test_a_wrapper_argument_from_argv_carries_the_default_run_assumption():
+    src = """__global__ void k();
+void run(int threads) { k<<<1, threads>>>(); }
+int main(int argc, char **argv) {
+    int threads = argc > 1 ? atoi(argv[1]) : 128;
+    run(threads);
+}"""
+    launch = only(src)
+    assert launch.block == (128, 1, 1) and "no command-line arguments" in launch.assumes

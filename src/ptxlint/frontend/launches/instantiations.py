@@ -11,6 +11,7 @@ A mixin of `LaunchFinder` (finder.py): it fills `self.instantiations`, which the
 from __future__ import annotations
 
 import posixpath
+from dataclasses import dataclass, field
 from typing import Optional
 
 from ..cpp_preprocess import IDENT, Unknown
@@ -18,6 +19,15 @@ from .launch_sites import OpenText
 from .syntax import _ASSIGN_OPS, _type_text
 from .launch import MAX_BINDINGS_PER_TEMPLATE
 from .values import _value_kind
+
+
+@dataclass(frozen=True)
+class Passed:
+    """The value a call passes to a host function's parameter, with what reading it assumed (the
+    program's default run, for a value from `argv`); bindings compare the values only."""
+
+    value: object
+    assumed: frozenset = field(default=frozenset(), compare=False)
 
 
 def binding_key(binding) -> tuple:
@@ -159,7 +169,13 @@ class TemplateInstantiations:
                     return None
                 continue  # the default: read as written where the parameter is used
             a, b = arguments[position]
-            values = self._argument_values(frame, chain, a, b, site)
+            outer, self._assumed = self._assumed, set()
+            try:
+                values = self._argument_values(frame, chain, a, b, site)
+                assumed = frozenset(self._assumed)  # what the call's values assume (an argv default)
+            finally:
+                self._assumed = outer
+            values = [Passed(v, assumed) for v in values]
             if not values:
                 values = [Unknown(f"`{p.name}` of `{fn.name}` is passed a value ptxlint cannot evaluate at the "
                                   f"call at {where}")]

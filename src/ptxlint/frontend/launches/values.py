@@ -121,7 +121,8 @@ class ValueResolver:
             raise bound
         if dframe.mods.get(decl.name):
             raise Unknown(f"`{decl.name}` is a parameter of `{owner}` that its body changes")
-        return bound
+        self._assumed.update(bound.assumed)
+        return bound.value
 
     def _tparam_value(self, decl, dframe):
         owner = decl.owner

@@ -21,6 +21,7 @@ from typing import Optional
 from ..frontend.ir import Instruction
 from . import symbolic as S
 from .accesses import _followed_loop
+from ..frontend.launches.launch import PointerOffset
 from .lane_values import Affine, Varying
 from .sectormodel import NO_REQUEST, SECTOR, SectorCost, warp_sectors
 
@@ -270,11 +271,19 @@ class GlobalEvaluation:
         # the base: the common unknown terms; their residue modulo a sector decides the count
         step = SECTOR
         unknown_syms = []
+        shifts = {0}  # bytes past an aligned allocation that the launches pass pointers at
         for s, c in common.items():
             align = POINTER_ALIGNMENT if (c == 1 and self._pointer_param(s)) or self._aligned_variable(s) else 1
             if align == POINTER_ALIGNMENT:
                 name = self._pointer_param(s)
                 what = f"kernel parameter {name}" if name else f"variable {self.lanes.variable_symbols.get(s)}"
+                passed = self._passed_offsets(name) if name else None
+                if passed and passed != {0}:
+                    shifts = {a + b for a in shifts for b in passed}
+                    access.assumptions.append(
+                        f"{what} is a {POINTER_ALIGNMENT}-byte aligned allocation (as cudaMalloc returns it) plus "
+                        f"{' or '.join(map(str, sorted(passed)))} bytes, as the launches pass it")
+                    continue
                 access.assumptions.append(f"{what} is assumed {POINTER_ALIGNMENT}-byte aligned (as cudaMalloc "
                                           "returns it)")
             if gcd(c * align, 128) != 128:
@@ -296,7 +305,11 @@ class GlobalEvaluation:
         for s in pitch:
             access.assumptions.append(f"{self._origin(s)} is assumed large enough that lanes it separates never "
                                       "share a 32-byte sector")
-        residues = range(0, SECTOR, step) if step != SECTOR else (0,)
+        residues = sorted({r + b for r in (range(0, SECTOR, step) if step != SECTOR else (0,)) for b in shifts})
+        if len({b % 128 for b in shifts}) > 1:
+            # launches pass the pointer at different offsets: each is counted, the range says which
+            access.lines_known = False
+            unknown_syms = unknown_syms or [s for s in common if self._pointer_param(s)]
         pitch_values = [PITCH + r for r in range(SECTOR)] if pitch else [0]
         # every pitch symbol takes the same value pv: lane i moves by pv times its coefficients' sum
         pitch_sums = [sum(coefs[i] for coefs in pitch.values()) for i in range(len(consts))] if pitch else None
@@ -335,6 +348,18 @@ class GlobalEvaluation:
                 terms = tuple(sorted((s, coefs[i] - coefs[0]) for s, coefs in pitch.items() if coefs[i] != coefs[0]))
                 described.append(S.describe((c - consts[0], terms), self.lanes.table) if terms else c - consts[0])
         return first, relative, described, low_high, counted
+
+    def _passed_offsets(self, name: str) -> Optional[set]:
+        """The byte offsets past an allocation at which every launch of this block passes the pointer
+        parameter `name` (`d_in + RADIUS`), or None where some launch passes it another way."""
+        arguments = getattr(self.ctx.launch, "arguments", None)
+        names = list(self.params)
+        if not arguments or name not in names or names.index(name) >= len(arguments):
+            return None
+        values = arguments[names.index(name)]
+        if not values or not all(isinstance(v, PointerOffset) for v in values):
+            return None
+        return {v.bytes for v in values}
 
     def _block_offset(self, addresses, sym: str) -> bool:
         """Is the parameter `sym` a plain offset of the whole block's addresses (`in[i + off]`: the

@@ -143,7 +143,8 @@ request moves, with the rules measured on an H100. Reports a source line whose a
 than twice the sectors their bytes need (the ideal: the same bytes, contiguous and aligned), with
 the numbers per block, the lanes' byte offsets, and a rewrite whose sectors the same model computes:
 vector loads, a structure of arrays, or a padded shared tile. Kernel pointers are assumed 256-byte
-aligned (as `cudaMalloc` returns them) and run-time row pitches (`y * width`) to keep rows 32-byte
+aligned (as `cudaMalloc` returns them), or at the offset the launches pass them (`d_in + RADIUS`
+is 12 bytes into a sector for floats), and run-time row pitches (`y * width`) to keep rows 32-byte
 aligned; a run-time offset of the whole block (`in[i + off]`) may put the warp's bytes anywhere in a
 sector, so its count is a range from the best to the worst alignment, and the line is reported only
 when even the best case is over the threshold ("at least N sectors"). Addresses computed from loaded

@@ -50,6 +50,7 @@ from .launch import (
     MAX_BINDINGS_PER_TEMPLATE,
     MAX_BLOCK_THREADS,
     Launch,
+    PointerOffset,
 )
 from .launch_sites import _checked_block
 from .matching import (

@@ -26,6 +26,17 @@ DEFAULT_RUN = ("the program runs with no command-line arguments (`argc` is 1, so
 
 
 @dataclass(frozen=True)
+class PointerOffset:
+    """A pointer argument the host code passes as an allocation plus a known number of bytes
+    (`d_in + RADIUS` for a `float *d_in`: 4 * RADIUS bytes past a `cudaMalloc` pointer)."""
+
+    bytes: int
+
+    def __str__(self) -> str:
+        return f"pointer + {self.bytes} bytes"
+
+
+@dataclass(frozen=True)
 class Launch:
     """One launch statement (for a function template: under one set of its template arguments)."""
 
@@ -46,8 +57,8 @@ class Launch:
     # names in template_args that stand for parameters of an enclosing host template whose value is
     # not known here (deduced from its callers' arguments): placeholders for any argument, one each
     open_params: tuple = ()
-    # the kernel's call arguments where they are integer values the host code gives (None where
-    # not): `k<<<g, 256>>>(p, N)` with `N = numbodies * 1024` and numbodies' default (), ...
+    # the kernel's call arguments where they are integer values the host code gives, or a
+    # PointerOffset (None where not): `k<<<g, 256>>>(p + 4, N)` with `N = numbodies * 1024` ...
     call_arguments: tuple = ()
 
     def __post_init__(self) -> None:

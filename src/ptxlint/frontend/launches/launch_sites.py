@@ -7,11 +7,13 @@ A mixin of `LaunchFinder` (finder.py); the values come from values.py.
 
 from __future__ import annotations
 
+from typing import Optional
+
 from ..cpp_preprocess import IDENT, Unknown
 from ..launch_expr import as_block
-from .launch import HOW_CHEVRONS, LAUNCH_APIS, MAX_BLOCK_THREADS, Launch
+from .launch import HOW_CHEVRONS, LAUNCH_APIS, MAX_BLOCK_THREADS, Launch, PointerOffset
 from .matching import canonical_type
-from .syntax import _INT_TYPES, _arg_text, _type_text
+from .syntax import _INT_TYPES, _arg_text, _type_text, element_size
 from .values import _value_kind
 
 
@@ -222,9 +224,43 @@ class LaunchSites:
             try:
                 v = self._evaluate(frame, chain, a, b, pos, region, None)
             except (Unknown, RecursionError, ValueError, TypeError, ZeroDivisionError):
-                v = None
-            values.append(v if isinstance(v, int) and not isinstance(v, bool) else None)
+                v = self._pointer_offset(frame, chain, a, b, pos, region)
+            values.append(v if isinstance(v, (int, PointerOffset)) and not isinstance(v, bool) else None)
         return tuple(values)
+
+    def _pointer_offset(self, frame, chain, a, b, pos, region) -> Optional[PointerOffset]:
+        """`p + k`, `k + p` or `&p[k]` with `p` a pointer to a type of known size and `k` a
+        compile-time integer: the argument is k elements past wherever `p` points (an allocation,
+        whose alignment is the callee's assumption); `p` itself is 0 bytes past it. None for
+        anything else."""
+        toks = self.toks
+        try:
+            if b - a == 1 and toks[a].kind == IDENT:
+                name, ka, kb = toks[a].text, None, None
+            elif b - a >= 5 and toks[a].text == "&" and toks[a + 1].kind == IDENT and toks[a + 2].text == "[" \
+                    and self.match[a + 2] == b - 1:
+                name, ka, kb = toks[a + 1].text, a + 3, b - 1
+            else:
+                plus = [j for j in range(a, b) if toks[j].text == "+"]
+                if len(plus) != 1 or any(toks[j].text in ("(", "?", "-", "[") for j in range(a, b)):
+                    return None
+                j = plus[0]
+                if j - a == 1 and toks[a].kind == IDENT:
+                    name, ka, kb = toks[a].text, j + 1, b
+                elif b - j == 2 and toks[b - 1].kind == IDENT:
+                    name, ka, kb = toks[b - 1].text, a, j
+                else:
+                    return None
+            decl, _ = self._lookup_decl(frame, chain, name, pos)
+            size = element_size(decl.type_text) if decl is not None and decl.kind in ("var", "param") else None
+            if size is None:
+                return None
+            k = self._evaluate(frame, chain, ka, kb, pos, region, None) if ka is not None else 0
+        except (Unknown, RecursionError, ValueError, TypeError, ZeroDivisionError):
+            return None
+        if not isinstance(k, int) or isinstance(k, bool):
+            return None
+        return PointerOffset(k * size)
 
     # ---- the grid argument
     def _grid_value(self, frame, chain, a, b, pos, region, config=False):

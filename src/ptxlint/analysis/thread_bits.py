@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..frontend.ir import Immediate, Instruction, PairOperand, Register
+from .lane_values import equal_under_bit
 from .warpops import shuffle_mode
 
 LANE_BITS = frozenset(range(5))
@@ -141,13 +142,7 @@ class ThreadBitInvariance:
     def _equal_under(self, values) -> frozenset:
         if values is None or type(values).__name__ == "Varying":
             return frozenset()
-        n = len(values)
-        out = set()
-        for j in self.all_bits:
-            step = 1 << j
-            if all(values[t] == values[t ^ step] for t in range(n) if t ^ step < n):
-                out.add(j)
-        return frozenset(out)
+        return frozenset(j for j in self.all_bits if equal_under_bit(values, j))
 
     def butterfly_lane_bit(self, shfl: Instruction) -> Optional[int]:
         """k for `shfl.sync.bfly` over the whole warp (member mask all ones, width 32) with lane mask

@@ -1,7 +1,7 @@
 """The per-vector and per-class forms that replaced per-thread loops (issue 19) give the answers of
 the loops they replaced: invariance of a lane vector under a bit of the thread index (strided
 slices), a vector the same in every thread, and the first pair of threads of neighbouring blocks
-that RACE001 reports across blocks (classes of threads, not pairs of threads)."""
+that RACE003 reports across blocks (classes of threads, not pairs of threads)."""
 
 import random
 from types import SimpleNamespace

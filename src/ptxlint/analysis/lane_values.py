@@ -82,6 +82,29 @@ def as_affine(values) -> Optional["Affine"]:
     return Affine([v[0] for v in values], terms)
 
 
+def equal_under_bit(values, bit: int) -> bool:
+    """Does every thread t hold the value of thread t ^ 2^bit (both in the block)? Compared as
+    strided slices of the vector (an Affine's int list), not thread by thread."""
+    items = values.consts if type(values) is Affine else values if type(values) is list else list(values)
+    n = len(items)
+    step = 1 << bit
+    period = step << 1
+    if step <= n // period:  # few offsets: one strided slice per offset within a period
+        for r in range(min(step, n)):
+            partners = items[r + step::period]
+            if items[r::period][:len(partners)] != partners:
+                return False
+        return True
+    for base in range(0, n, period):  # few periods: one contiguous slice per period
+        high = base + step
+        if high >= n:
+            break
+        partners = items[high:min(base + period, n)]
+        if items[base:base + len(partners)] != partners:
+            return False
+    return True
+
+
 def wrap_consts(consts: list, bits: int, signed: bool) -> list:
     if bits >= 128:
         return consts

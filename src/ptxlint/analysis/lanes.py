@@ -10,6 +10,7 @@ to assume is recorded as a note that travels with the result, so a finding can s
 from __future__ import annotations
 
 import sys
+from itertools import repeat
 from math import gcd
 from typing import Optional
 
@@ -865,10 +866,8 @@ class LaneEvaluator:
         lift = self._lift
         wide = "wide" in ins.modifiers
         fold = self.fold_rotations
-        if op == "add":
-            return lift(lambda x, y: S.wrap(fold(S.add(x, y)), bits, signed), src(1), src(2))
-        if op == "sub":
-            return lift(lambda x, y: S.wrap(fold(S.sub(x, y)), bits, signed), src(1), src(2))
+        if op in ("add", "sub"):
+            return self._sum(src(1), src(2), -1 if op == "sub" else 1, bits, signed)
         if op == "neg":
             return lift(lambda x: S.wrap(S.neg(x), bits, signed), src(1))
         if op == "mul" and ("lo" in ins.modifiers or wide or t in ("u64", "s64", "b64")):
@@ -1030,6 +1029,45 @@ class LaneEvaluator:
         if all(v.count(v[0]) == len(v) for v in vectors):
             return uniform_vector(fn(*(v[0] for v in vectors)), self.n)
         return apply_per_distinct(fn, list(zip(*vectors)))
+
+    def _sum(self, x, y, sign: int, bits: int, signed: bool) -> list:
+        """x + sign*y per thread (`add`, `sub` whose inputs are not all Affine), folded and wrapped as
+        `_lift` would (`S.wrap(fold(S.add(x, S.scale(y, sign))))`). The unknown part of a sum depends
+        only on the unknown parts of its inputs, and its known part is the inputs' known parts plus a
+        constant of those: it is worked out once per distinct pair of unknown parts (a few per
+        block), in the order `_lift` meets them (folding may name symbols), and the known parts are
+        added per thread as plain ints."""
+        for v in (x, y):
+            if type(v) is Varying or v.count(v[0]) != len(v):
+                break
+        else:
+            return self._lift(lambda a, b: S.wrap(self.fold_rotations(S.add(a, S.scale(b, sign))), bits, signed),
+                              x, y)
+        if type(x) is Varying or type(y) is Varying:
+            return self._lift(None, x, y)  # per-thread unknowns: `_lift` makes them
+        fold = self.fold_rotations
+        mask = (1 << bits) - 1 if bits < 128 else None
+        half = 1 << (bits - 1)
+        parts: dict = {}  # (id of x's terms, id of y's terms) -> (known part, terms) of their sum
+        keep = []  # the terms objects keyed by id, alive until the end
+        out = []
+        xs = zip(x.consts, repeat(x.terms)) if type(x) is Affine else x
+        ys = zip(y.consts, repeat(y.terms)) if type(y) is Affine else y
+        for (cx, tx), (cy, ty) in zip(xs, ys):
+            key = (id(tx), id(ty))
+            part = parts.get(key)
+            if part is None:
+                keep.append((tx, ty))
+                part = parts[key] = fold(S.add((0, tx), S.scale((0, ty), sign)))
+            c = cx + sign * cy + part[0]
+            if part[1] or mask is None:
+                out.append((c, part[1]))
+            else:
+                c &= mask
+                if signed and c & half:
+                    c -= mask + 1
+                out.append((c, ()))
+        return out
 
     def _simplify_unknown(self, op, ins, vals, bits):
         """A bitwise/divide op with unknown inputs: exact when the unknowns cannot reach the result."""

@@ -169,6 +169,10 @@ def wrap(v: Value, bits: int, signed: bool = False) -> Value:
 
 def uniform_across(values) -> bool:
     """True when every thread holds the same value."""
+    if type(values).__name__ == "Affine":
+        # lane_values' vector with one shared unknown part: its known parts decide, compared in C
+        consts = values.consts
+        return not consts or consts.count(consts[0]) == len(consts)
     it = iter(values)
     first = next(it, None)
     return all(v == first for v in it)

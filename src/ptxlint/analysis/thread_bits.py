@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..frontend.ir import Immediate, Instruction, PairOperand, Register
+from .lane_values import equal_under_bit
 from .warpops import shuffle_mode
 
 LANE_BITS = frozenset(range(5))
@@ -43,6 +44,8 @@ class ThreadBitInvariance:
         self.threads = uniformity.shape.threads
         self.all_bits = frozenset(range(max(1, (self.threads - 1).bit_length())))
         self._memo: dict = {}
+        # the evaluator's answers, which no uniformity level changes: kept across `reset`
+        self._evaluated: dict = {}
 
     def reset(self) -> None:
         """Forget what was found (the levels the leaves read have changed)."""
@@ -131,23 +134,12 @@ class ThreadBitInvariance:
     def _address_bits(self, load: Instruction) -> frozenset:
         """The bits under which the load's per-thread address is the same: threads that load one
         address at one point read one value (no race there; the RACE rules check that)."""
-        lanes = self.uniformity.ctx.lanes
-        try:
-            addresses, _ = lanes.collect(lanes.address, load)
-        except RecursionError:  # pragma: no cover - a pathological kernel
-            return frozenset()
-        return self._equal_under(addresses)
+        return self._evaluated_bits(("address", load.index), "address", load)
 
     def _equal_under(self, values) -> frozenset:
         if values is None or type(values).__name__ == "Varying":
             return frozenset()
-        n = len(values)
-        out = set()
-        for j in self.all_bits:
-            step = 1 << j
-            if all(values[t] == values[t ^ step] for t in range(n) if t ^ step < n):
-                out.add(j)
-        return frozenset(out)
+        return frozenset(j for j in self.all_bits if equal_under_bit(values, j))
 
     def butterfly_lane_bit(self, shfl: Instruction) -> Optional[int]:
         """k for `shfl.sync.bfly` over the whole warp (member mask all ones, width 32) with lane mask
@@ -204,12 +196,7 @@ class ThreadBitInvariance:
 
     def bits_of_result(self, ins: Instruction, dest: Register) -> frozenset:
         """The bits the value `ins` writes to `dest` keeps, as the per-thread evaluator sees it."""
-        lanes = self.uniformity.ctx.lanes
-        try:
-            values, _ = lanes.collect(lanes._definition, ins.index, dest)
-        except RecursionError:  # pragma: no cover - a pathological kernel
-            return frozenset()
-        return self._equal_under(values)
+        return self._evaluated_bits(("result", ins.index, dest.name), "_definition", ins.index, dest)
 
     # ---- leaves
     def _from_level(self, ins: Instruction, reg: Register) -> frozenset:
@@ -232,9 +219,20 @@ class ThreadBitInvariance:
     def _from_evaluator(self, ins: Instruction, reg: Register) -> frozenset:
         """The bits under which the per-thread evaluator's values are equal (unknowns included: one
         unknown is one value)."""
+        return self._evaluated_bits(("register", ins.index, reg.name), "register", ins, reg)
+
+    def _evaluated_bits(self, key: tuple, query: str, *args) -> frozenset:
+        """`_equal_under` of the evaluator's `query(*args)`, computed once per kernel and shape: the
+        fixed point of uniformity asks again every round. A repeated answer hands the evaluator's
+        notes on again, as the evaluator itself does."""
         lanes = self.uniformity.ctx.lanes
-        try:
-            values, _ = lanes.collect(lanes.register, ins, reg)
-        except RecursionError:  # pragma: no cover - a pathological kernel
-            return frozenset()
-        return self._equal_under(values)
+        found = self._evaluated.get(key)
+        if found is None:
+            try:
+                values, notes = lanes.collect(getattr(lanes, query), *args)
+            except RecursionError:  # pragma: no cover - a pathological kernel
+                return frozenset()
+            found = self._evaluated[key] = (self._equal_under(values), notes)
+        else:
+            lanes._notes[-1] |= found[1]
+        return found[0]

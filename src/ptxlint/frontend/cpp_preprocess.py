@@ -98,6 +98,23 @@ def _splice(text: str):
     return "".join(parts), offsets
 
 
+# tokens of the files read, by (path, text): a header that every source of a directory includes is
+# read once per source (launch discovery preprocesses each source on its own) but tokenized once.
+# Tokens are never changed in place (a changed token is a copy), so one list serves every reading.
+_TOKENS_OF_FILES: dict = {}
+_TOKENS_KEPT_CHARS = 32 << 20
+
+
+def _file_tokens(text: str, path: str) -> list:
+    key = (path, text)
+    found = _TOKENS_OF_FILES.get(key)
+    if found is None:
+        if sum(len(t) for _, t in _TOKENS_OF_FILES) + len(text) > _TOKENS_KEPT_CHARS:
+            _TOKENS_OF_FILES.clear()
+        found = _TOKENS_OF_FILES[key] = tokenize(text, path)
+    return found
+
+
 def tokenize(text: str, path: str) -> list:
     """Tokens of one file, with `bol` set on the first token of each logical line."""
     text = text.replace("\r\n", "\n")
@@ -222,7 +239,7 @@ class Preprocessor:
                 self.notes.append(f"{path}: cannot read ({e.strerror})")
                 return
         self.files.append(path)
-        tokens = tokenize(text, path)
+        tokens = _file_tokens(text, path)
         conds: list = []
         pending: list = []
         i, n = 0, len(tokens)

@@ -290,12 +290,9 @@ def _across_blocks(ctx, terms: _Terms, dims_read: set, first: SharedSite, second
             values_a = values_b = None
             if same_store:
                 values_a, values_b = _stored_values(ea), _stored_values(eb)
-            both_run = _both_may_run(terms, ea, eb)
-            if values_a is not None and values_b is not None or both_run is not None:
-                def accept(t1, t2, dim, delta, va=values_a, vb=values_b, both_run=both_run):
-                    if both_run is not None and not both_run(t1, t2):
-                        return False
-                    return va is None or vb is None or not _equal_across_blocks(terms, va[t1], vb[t2], dim, delta)
+            both_run = ea.unsure or eb.unsure
+            if values_a is not None and values_b is not None or both_run:
+                accept = _PairTest(terms, ea, eb, values_a, values_b)
             groups_b = {}
             for t, at in eb.threads_at.items():
                 split = terms.split(t)
@@ -365,32 +362,84 @@ def _inside(ctx, section, ins) -> bool:
     return cfg.postdominates(release_block, at)
 
 
-def _both_may_run(terms: _Terms, ea, eb):
-    """None when every thread runs both accesses; else a test (t1, t2) -> bool: may thread t1 of one
-    block run the first access and thread t2 of a neighbouring block the second, in one launch? The
-    guards that hang on inputs (`if (k + blockDim.x < n)`) let both through for some input, as in a
-    block (RACE001), unless they contradict on a value the same in both blocks (a kernel parameter);
-    a guard that hangs on the kernel's own state (a value read back, an atomic's result) or that
-    singles out a block (`blockIdx.x == 0`) keeps the pair out: which blocks pass it is not known."""
-    if not (ea.unsure or eb.unsure):
+class _PairTest:
+    """Which pairs (thread t1 of one block at the first access, thread t2 of a neighbouring block at
+    the second) count, decided per class of threads rather than per pair of threads.
+
+    May both run, in one launch? The guards that hang on inputs (`if (k + blockDim.x < n)`) let both
+    through for some input, as in a block (RACE001), unless they contradict on a value the same in
+    both blocks (a kernel parameter); a guard that hangs on the kernel's own state (a value read back,
+    an atomic's result) or that singles out a block (`blockIdx.x == 0`) keeps the pair out: which
+    blocks pass it is not known. And for one store against itself, do they store values not known to
+    be the same (`values_a`, `values_b`: per thread, or None)?
+
+    Each of these is a test of one thread alone (undecided, a guard that pins its block) or a
+    function of what a thread brings to the pair: its guards that do not move with blockIdx and the
+    value it stores. Threads that bring the same are one class, and a pair of classes is decided once
+    (`first_pair`): the cost grows with the classes, not with the product of the threads."""
+
+    def __init__(self, terms: _Terms, ea, eb, values_a, values_b) -> None:
+        self.terms = terms
+        self.guarded = bool(ea.unsure or eb.unsure)
+        self.values = (values_a, values_b) if values_a is not None and values_b is not None else None
+        self._sides = (ea, eb)
+        self._classes = ({}, {})  # per side: thread -> its class, or None when it pairs with no thread
+        self._verdicts: dict = {}  # (class a, class b, dim, delta) -> does the pair count
+        if self.guarded:
+            ea.undecided, eb.undecided  # worked out here, before any pair is looked at
+
+    def thread_class(self, side: int, t: int):
+        found = self._classes[side].get(t, False)
+        if found is False:
+            found = self._classes[side][t] = self._thread_class(side, t)
+        return found
+
+    def _thread_class(self, side: int, t: int):
+        shared = ()
+        if self.guarded:
+            ev = self._sides[side]
+            if t in ev.undecided:
+                return None
+            literals = list(ev.conditions[t]) if t in ev.unsure else []
+            if any(self.terms.pins_block(lit) for lit in literals):
+                return None
+            # a condition on a value that moves with blockIdx is another unknown in the other block
+            shared = tuple(lit for lit in literals if not self.terms.moves_with_block(lit[0]))
+        return shared, (tuple(self.values[side][t]) if self.values is not None else None)
+
+    def accepts(self, class_a, class_b, dim: str, delta) -> bool:
+        key = (class_a, class_b, dim, delta)
+        found = self._verdicts.get(key)
+        if found is None:
+            found = self._verdicts[key] = self._accepts(class_a, class_b, dim, delta)
+        return found
+
+    def _accepts(self, class_a, class_b, dim: str, delta) -> bool:
+        if self.guarded and contradict(list(class_a[0]), list(class_b[0])):
+            return False
+        return self.values is None or not _equal_across_blocks(self.terms, class_a[1], class_b[1], dim, delta)
+
+    def first_pair(self, ta: list, tb: list, dim: str, delta) -> Optional[tuple]:
+        """The first (t1 in `ta`, t2 in `tb`) that counts, in the order of a loop over `ta` around a
+        loop over `tb`: the first t1 whose class pairs with some class of `tb`, with the first t2 of
+        the first such class."""
+        first_of_class: dict = {}  # class of tb -> its first thread, in the order of tb
+        for t2 in tb:
+            c = self.thread_class(1, t2)
+            if c is not None and c not in first_of_class:
+                first_of_class[c] = t2
+        if not first_of_class:
+            return None
+        partner: dict = {}  # class of ta -> the first t2 it pairs with, or None
+        for t1 in ta:
+            c = self.thread_class(0, t1)
+            if c is None:
+                continue
+            if c not in partner:
+                partner[c] = next((t2 for k, t2 in first_of_class.items() if self.accepts(c, k, dim, delta)), None)
+            if partner[c] is not None:
+                return t1, partner[c]
         return None
-    undecided_a, undecided_b = ea.undecided, eb.undecided
-
-    def literals(ev, t) -> list:
-        return list(ev.conditions[t]) if t in ev.unsure else []
-
-    def test(t1: int, t2: int) -> bool:
-        if t1 in undecided_a or t2 in undecided_b:
-            return False
-        la, lb = literals(ea, t1), literals(eb, t2)
-        if any(terms.pins_block(lit) for lit in la + lb):
-            return False
-        # a condition on a value that moves with blockIdx is another unknown in the other block
-        shared_a = [lit for lit in la if not terms.moves_with_block(lit[0])]
-        shared_b = [lit for lit in lb if not terms.moves_with_block(lit[0])]
-        return not contradict(shared_a, shared_b)
-
-    return test
 
 
 def _equal_across_blocks(terms: _Terms, va: tuple, vb: tuple, dim: str, delta: Optional[int]) -> bool:
@@ -419,7 +468,7 @@ def _adjacent(ctx, ea, eb, terms_b, at_a: dict, at_b: dict, block: dict, dims_re
                 for d in eb.starts_between(terms_b, c + shift - eb.nbytes + 1, c + shift + ea.nbytes):
                     pair = (ta[0], at_b[d][0])
                     if accept is not None:
-                        pair = _accepted_pair(ta, at_b[d], lambda t1, t2: accept(t1, t2, dim, delta))
+                        pair = accept.first_pair(ta, at_b[d], dim, delta)
                         if pair is None:
                             continue
                     if not k:
@@ -429,14 +478,6 @@ def _adjacent(ctx, ea, eb, terms_b, at_a: dict, at_b: dict, block: dict, dims_re
                     else:
                         where_ = f"the first in block blockIdx.{dim} = b, the second in block b + 1"
                     return pair[0], pair[1], where_, d, dim
-    return None
-
-
-def _accepted_pair(ta: list, tb: list, accept) -> Optional[tuple]:
-    for t1 in ta:
-        for t2 in tb:
-            if accept(t1, t2):
-                return t1, t2
     return None
 
 

@@ -29,6 +29,9 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   64-bit copy (truncated back before the increment) is still a grid-stride loop: a bound that is a
   multiple of the block splits no block or warp; a call with 1000 does. (Found in test3's
   triage, built after it was measured.)
+* cas_expected_value.cu: a plain read that only supplies an `atomicCAS` retry loop's expected value on
+  the same word is no race with the atomics (a stale value makes the CAS retry); a plain read whose
+  value is kept races with them. (Found in test4's triage, built after it was measured.)
 * lock_critical_section.cu: accesses between a spin lock's acquisition (`while (atomicCAS(lock, 0,
   1) != 0);`) and its release (`atomicExch(lock, 0)`) are taken by one block at a time: no RACE003
   across blocks; the same update without the lock is one. (Also after test3.)
@@ -53,6 +56,7 @@ CLASSES = {
     "launch_argument_bound": ["SYNC"],
     "lock_critical_section": ["RACE"],
     "host_wrapper_bound": ["SYNC", "SHFL", "RACE", "WARP"],
+    "cas_expected_value": ["RACE", "WARP"],
 }
 
 

@@ -531,6 +531,63 @@ def rereads_own_block_uniform_store(ctx, store: Instruction, read: Instruction) 
 _GRANULE = 4  # bytes: two threads can only share a byte if they touch a common 4-byte word
 
 
+def cas_expected_pair(ctx, a: Instruction, b: Instruction) -> bool:
+    """Is one of `a`, `b` a plain load that only supplies the expected value of an `atom.cas` on the
+    same address, and the other an atomic on it? That is a compare-and-swap retry loop (`old = *p;
+    do { ... } while (atomicCAS(p, old, new) != old)`, the programming guide's own idiom for an
+    atomic max or a double add): a stale value makes the CAS fail and the loop read again, so the
+    load is no race with the atomics that change the word."""
+    for read, other in ((a, b), (b, a)):
+        if read.op == "ld" and other.op == "atom" and read.index in _cas_expected_reads(ctx) and \
+                _same_address(ctx, read, other):
+            return True
+    return False
+
+
+def _cas_expected_reads(ctx) -> set:
+    """Indices of the plain loads whose value reaches only the compare operands of `atom.cas` on
+    the load's own address (through moves and conversions; the CAS's own result may also feed
+    them, as a retry loop's next expected value)."""
+    found = ctx.__dict__.get("_cas_expected_reads")
+    if found is not None:
+        return found
+    found = ctx.__dict__["_cas_expected_reads"] = set()
+    function, dataflow = ctx.function, ctx.dataflow
+    for cas in function.instructions:
+        if cas.op != "atom" or "cas" not in cas.modifiers or len(cas.operands) < 4 \
+                or not isinstance(cas.operands[2], Register):
+            continue
+        loads, ok = set(), True
+        stack, seen = [(cas, cas.operands[2])], set()
+        while stack and ok:
+            at, reg = stack.pop()
+            for d in dataflow.definitions(at, reg):
+                if d in seen:
+                    continue
+                seen.add(d)
+                source = function.instructions[d]
+                if source.op == "ld" and source.guard is None:
+                    loads.add(d)
+                elif source.op == "atom" and "cas" in source.modifiers and _same_address(ctx, source, cas):
+                    pass  # the previous attempt's result: the loop's next expected value
+                elif source.op in ("mov", "cvt") and len(source.operands) == 2 and \
+                        isinstance(source.operands[1], Register):
+                    stack.append((source, source.operands[1]))
+                else:
+                    ok = False
+                    break
+        if ok:
+            found.update(d for d in loads if _same_address(ctx, function.instructions[d], cas))
+    return found
+
+
+def _same_address(ctx, a: Instruction, b: Instruction) -> bool:
+    """Do `a` and `b` access the same address in every thread (as the lane evaluator writes it)?"""
+    lanes = ctx.lanes
+    (xa, xb), _ = lanes.collect(lambda: (lanes.address(a), lanes.address(b)))
+    return xa is not None and xb is not None and type(xa) is not Varying and equal_per_thread(xa, xb)
+
+
 def _contested_sites(sites: list) -> list:
     """The sites that touch a word some other thread also touches (in any evaluation of any site):
     only they can be part of a race. One pass over every access instead of one per pair of sites:
@@ -599,6 +656,8 @@ def _find_conflicts(ctx) -> dict:
                 if same_constant_stores(ctx, first.instruction, second.instruction):
                     continue
                 if crossed is False and rereads_own_block_uniform_store(ctx, first.instruction, second.instruction):
+                    continue
+                if cas_expected_pair(ctx, first.instruction, second.instruction):
                     continue
                 compared += 1
                 spend()

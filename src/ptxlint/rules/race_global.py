@@ -19,7 +19,7 @@ from typing import Optional
 from ..analysis.loops import innermost_loop
 from ..frontend.ir import Register
 from ..analysis.predicates import contradict
-from .race import (Conflict, SharedSite, _collide, _reachable, _stored_value_per_warp, _stored_value_uniform,
+from .race import (Conflict, SharedSite, _collide, cas_expected_pair, _reachable, _stored_value_per_warp, _stored_value_uniform,
                    _stored_values, describe_thread, outside_focus, same_constant_stores)
 from .registry import RuleDoc, register
 from .sync import diagnostic, where
@@ -600,7 +600,8 @@ def _find(ctx) -> dict:
             first, second = sites[a], sites[b]
             if first.kind == "read" and second.kind == "read" or first.kind == second.kind == "atomic":
                 continue
-            if same_constant_stores(ctx, first.instruction, second.instruction):
+            if same_constant_stores(ctx, first.instruction, second.instruction) or \
+                    cas_expected_pair(ctx, first.instruction, second.instruction):
                 continue
             in_warp = crossed is not None and (b, crossed) in warp_reach[a]
             volatile = first.volatile or second.volatile
@@ -645,6 +646,8 @@ def _find(ctx) -> dict:
                 continue
             if a == b and _stored_value_uniform(ctx, first.instruction) and first.kind == "write":
                 continue
+            if cas_expected_pair(ctx, first.instruction, second.instruction):
+                continue
             compared += 1
             if compared > 2 * MAX_PAIRS:
                 result["notes"].append(f"stopped after {2 * MAX_PAIRS} pairs of global accesses")
@@ -682,6 +685,10 @@ value the same in both) or hang on the kernel's own state (a value read back, an
 A pair of lanes of one warp that only `__syncwarp()` separates is no race; one that nothing
 separates is WARP001's (warp-synchronous code on global memory), as are `volatile` accesses between
 lanes of one warp, unless the volatile read is polled in a loop (a spin-wait on a flag).
+
+A plain read that only supplies the expected value of an `atomicCAS` retry loop on the same word
+(`do { old = *p; if (v <= old) break; } while (atomicCAS(p, old, v) != old);`) is not paired with the
+atomics that change that word: a stale value makes the CAS fail and the loop read again.
 
 Threads of one store that write the same value (the last lane of every tile storing the same scan
 total, every lane of a warp storing the warp's reduction, every block filling one table alike) are

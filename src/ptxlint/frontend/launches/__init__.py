@@ -36,7 +36,7 @@ Layout. launch.py (`Launch`, the ways of launching), matching.py (`launches_for_
 launches launch a PTX function), and the finder: finder.py (`LaunchFinder`, `find_launches`) made
 of one mixin per pass over the tokens: brackets.py, declarations.py (pass 1: namespace and class
 scope), statements.py (pass 2: function bodies), values.py (names' compile-time values),
-launch_sites.py (launch statements), instantiations.py (calls of function templates); their data
+launch_sites.py (launch statements), instantiations.py (calls of host functions and templates); their data
 in structure.py and the words they recognize in syntax.py. Every name is importable from
 `ptxlint.frontend.launches` as before the module became a package.
 """

@@ -12,14 +12,14 @@ from typing import Optional
 from ..cpp_preprocess import preprocess
 from .brackets import Brackets
 from .declarations import DeclarationReader
-from .instantiations import TemplateInstantiations
+from .instantiations import HostCallBindings
 from .launch_sites import LaunchSites
 from .statements import BodyWalker
 from .values import ValueResolver
 
 
 class LaunchFinder(Brackets, DeclarationReader, BodyWalker, ValueResolver, LaunchSites,
-                   TemplateInstantiations):
+                   HostCallBindings):
     """Finds launches in one preprocessed translation unit."""
 
     def __init__(self, tokens: list):

@@ -61,11 +61,12 @@ def live_bindings(functions, instantiations: dict, origins: dict) -> dict:
     return {fid: {k: b for k, b in bindings.items() if (fid, k) in live} for fid, bindings in instantiations.items()}
 
 
-class TemplateInstantiations:
-    """The template bindings the calls of function templates instantiate."""
+class HostCallBindings:
+    """The bindings (template arguments, integer and `dim3` parameter values) that calls of host
+    functions make."""
 
     # ---- template instantiations
-    def _template_call(self, frame, i, e, chain):
+    def _host_call(self, frame, i, e, chain):
         toks = self.toks
         name = toks[i].text
         if i + 1 < e and toks[i + 1].text == "<":
@@ -80,7 +81,6 @@ class TemplateInstantiations:
         """A call `name<args>(...)` (lt, gt: the angle brackets; None for `name(...)`; paren: the
         call's `(`, None for an explicit instantiation) of a host function: the binding of its
         template parameters and of the values it passes to its integer and `dim3` parameters."""
-        toks = self.toks
         pieces = self._split_commas(lt + 1, gt, angles=True) if lt is not None else []
         arguments = None
         if paren is not None and frame is not None:

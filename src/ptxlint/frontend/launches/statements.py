@@ -3,7 +3,7 @@ translation unit instantiates) through its statements: blocks, if/else, loops, s
 statements and lambdas, with the assignments, increments and address-takings of each variable.
 
 A mixin of `LaunchFinder` (finder.py): what a walked statement holds is handed to launch_sites.py
-(launches) and instantiations.py (calls of function templates).
+(launches) and instantiations.py (calls of host functions and templates).
 """
 
 from __future__ import annotations
@@ -274,7 +274,7 @@ class BodyWalker:
                 self._api_launch(frame, i, e, chain, node)
             elif t.kind == IDENT and (t.text in self.templates_by_name or t.text in self.callables_by_name) \
                     and (i == s or toks[i - 1].text not in (".", "->")):
-                self._template_call(frame, i, e, chain)
+                self._host_call(frame, i, e, chain)
             i += 1
 
     def _is_lambda_brace(self, i, s):

@@ -28,8 +28,9 @@ _CONSTANT = re.compile(r"\b(?:constexpr|const)\s+(?:static\s+)?(?:unsigned\s+)?(
 MAX_CONSTANT_LINE = 300  # a longer line is no constant definition worth reading (and keeps this linear)
 _ARITHMETIC = re.compile(r"[0-9\s+\-*/()%]+")
 
-# element sizes of the types a shared array usually holds (bytes)
-ELEMENT_BYTES = {
+# sizeof of the CUDA C++ types source code commonly names (bytes): a shared array's elements, a
+# launch configuration's `sizeof(T)`, what a pointer argument points to
+TYPE_BYTES = {
     "char": 1, "signed char": 1, "unsigned char": 1, "int8_t": 1, "uint8_t": 1, "bool": 1,
     "short": 2, "unsigned short": 2, "int16_t": 2, "uint16_t": 2, "half": 2, "__half": 2,
     "__nv_bfloat16": 2, "nv_bfloat16": 2,
@@ -132,7 +133,7 @@ def parse_shared_declarations(lines: list, path: str = "") -> list:
                 element, name, dims_at, dims_text = found
                 dims = tuple(Dimension(d.group(1), evaluate(d.group(1), constants), dims_at + d.start(1),
                                        dims_at + d.end(1)) for d in _DIMENSION.finditer(dims_text))
-                out.append(SharedDeclaration(path, number, name, element, ELEMENT_BYTES.get(element), dims,
+                out.append(SharedDeclaration(path, number, name, element, TYPE_BYTES.get(element), dims,
                                              _only_indexed(lines, name, len(dims), number)))
             at = code.find("__shared__", at + 1)
     return out

@@ -11,18 +11,10 @@ from lark import Lark, Token, Tree
 from lark.exceptions import LarkError
 
 from .cpp_preprocess import Unknown
+from .declarations import TYPE_BYTES
 from .grammar_file import grammar_text
 
 INT_BITS = {"char": 8, "short": 16, "int": 32, "long": 64, "size_t": 64, "bool": 1}
-# sizeof of the types a launch configuration plausibly names (bytes)
-TYPE_SIZES = {
-    "char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "short": 2, "unsigned short": 2,
-    "int": 4, "unsigned": 4, "unsigned int": 4, "long": 8, "unsigned long": 8, "long long": 8,
-    "unsigned long long": 8, "size_t": 8, "float": 4, "double": 8, "half": 2, "__half": 2,
-    "__nv_bfloat16": 2, "nv_bfloat16": 2, "half2": 4, "__half2": 4, "int8_t": 1, "uint8_t": 1,
-    "int16_t": 2, "uint16_t": 2, "int32_t": 4, "uint32_t": 4, "int64_t": 8, "uint64_t": 8,
-    "float2": 8, "float4": 16, "int2": 8, "int4": 16, "uint2": 8, "uint4": 16, "double2": 16,
-}
 _MIN_MAX = {"min", "max", "std::min", "std::max", "::min", "::max", "cuda::std::min", "cuda::std::max"}
 
 
@@ -220,8 +212,8 @@ class Evaluator:
 
     def _size(self, ty):
         ty = " ".join(w for w in ty.split() if w not in ("const", "volatile"))
-        if ty in TYPE_SIZES:
-            return TYPE_SIZES[ty]
+        if ty in TYPE_BYTES:
+            return TYPE_BYTES[ty]
         raise Unknown(f"sizeof({ty})")
 
     # ---- aggregates

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..cpp_preprocess import IDENT, Token
+from ..declarations import TYPE_BYTES
 
 _DECL_SPECIFIERS = {
     "static", "const", "constexpr", "constinit", "inline", "register", "volatile", "thread_local",
@@ -73,16 +74,6 @@ def _type_text(tokens) -> str:
     return out
 
 
-_ELEMENT_BYTES = {
-    "char": 1, "signed char": 1, "unsigned char": 1, "int8_t": 1, "uint8_t": 1, "bool": 1,
-    "short": 2, "unsigned short": 2, "int16_t": 2, "uint16_t": 2, "half": 2, "__half": 2, "__nv_bfloat16": 2,
-    "int": 4, "unsigned": 4, "unsigned int": 4, "int32_t": 4, "uint32_t": 4, "uint": 4, "float": 4,
-    "long long": 8, "unsigned long long": 8, "int64_t": 8, "uint64_t": 8, "size_t": 8, "double": 8,
-    "long": 8, "unsigned long": 8, "float2": 8, "int2": 8, "uint2": 8, "half2": 4, "__half2": 4,
-    "float4": 16, "int4": 16, "uint4": 16, "double2": 16, "float3": 12, "int3": 12,
-}
-
-
 def element_size(type_text: str) -> Optional[int]:
     """Bytes of what a pointer of type `type_text` (`const float *`) points to, for the types whose
     size does not depend on the platform's choices beyond LP64; None for others and non-pointers."""
@@ -90,4 +81,4 @@ def element_size(type_text: str) -> Optional[int]:
         return None
     words = [w for w in type_text.replace("*", " ").split()
              if w not in ("const", "volatile", "__restrict__", "__restrict", "restrict", "std::")]
-    return _ELEMENT_BYTES.get(" ".join(words))
+    return TYPE_BYTES.get(" ".join(words))

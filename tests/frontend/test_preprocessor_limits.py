@@ -39,3 +39,25 @@ def test_a_macro_that_doubles_at_each_level(tmp_path, monkeypatch):
 def test_ordinary_macros_are_still_expanded():
     pp = preprocess("c.cu", "#define A(x) x x\n#define B A(1) A(2)\nB\n")
     assert [t.text for t in pp.tokens] == ["1", "1", "2", "2"] and pp.notes == []
+
+
+def test_the_tokens_kept_between_sources_stay_bounded(tmp_path, monkeypatch):
+    """Launch discovery keeps the tokens of headers it read for the next source; a tree of many large
+    distinct headers must not pile them up in memory, and a header over the per-file bound is not kept."""
+    from ptxlint.frontend import cpp_preprocess as cpp
+
+    # the bounds' behaviour, at a scale that runs quickly
+    monkeypatch.setattr(cpp, "_TOKENS_KEPT_FILE_CHARS", 2000)
+    monkeypatch.setattr(cpp, "_TOKENS_KEPT_CHARS", 8000)
+    monkeypatch.setattr(cpp, "_TOKENS_OF_FILES", {})
+    monkeypatch.setattr(cpp, "_tokens_kept_chars", 0)
+    (tmp_path / "big.cuh").write_text("int a = 1;\n" * 300)
+    for n in range(12):
+        (tmp_path / f"h{n}.cuh").write_text(f"// {n}\n" + "int b = 2;\n" * 150)
+        (tmp_path / f"s{n}.cu").write_text(f'#include "big.cuh"\n#include "h{n}.cuh"\n' + LAUNCH)
+        [launch] = find_launches(str(tmp_path / f"s{n}.cu"))
+        assert launch.block == (128, 1, 1)
+        kept = sum(len(text) for _, text in cpp._TOKENS_OF_FILES)
+        assert kept <= 8000 and kept == cpp._tokens_kept_chars
+        assert all(not path.endswith("big.cuh") for path, _ in cpp._TOKENS_OF_FILES)
+    assert any(path.endswith("h11.cuh") for path, _ in cpp._TOKENS_OF_FILES)

@@ -101,17 +101,26 @@ def _splice(text: str):
 # tokens of the files read, by (path, text): a header that every source of a directory includes is
 # read once per source (launch discovery preprocesses each source on its own) but tokenized once.
 # Tokens are never changed in place (a changed token is a copy), so one list serves every reading.
+# Tokens take about 26 bytes per character of text, so what is kept is bounded (a hostile tree of
+# large distinct headers must not pile them up): at most 4 MB of text, no single file over 1 MB.
 _TOKENS_OF_FILES: dict = {}
-_TOKENS_KEPT_CHARS = 32 << 20
+_TOKENS_KEPT_CHARS = 4 << 20
+_TOKENS_KEPT_FILE_CHARS = 1 << 20
+_tokens_kept_chars = 0
 
 
 def _file_tokens(text: str, path: str) -> list:
+    global _tokens_kept_chars
     key = (path, text)
     found = _TOKENS_OF_FILES.get(key)
     if found is None:
-        if sum(len(t) for _, t in _TOKENS_OF_FILES) + len(text) > _TOKENS_KEPT_CHARS:
-            _TOKENS_OF_FILES.clear()
-        found = _TOKENS_OF_FILES[key] = tokenize(text, path)
+        found = tokenize(text, path)
+        if len(text) <= _TOKENS_KEPT_FILE_CHARS:
+            if _tokens_kept_chars + len(text) > _TOKENS_KEPT_CHARS:
+                _TOKENS_OF_FILES.clear()
+                _tokens_kept_chars = 0
+            _TOKENS_OF_FILES[key] = found
+            _tokens_kept_chars += len(text)
     return found
 
 

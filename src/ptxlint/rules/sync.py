@@ -665,8 +665,8 @@ def launches_rule_out(ctx, branch, multiple: int) -> bool:
         return False
     position = names.index(bound[1][0])
     values = arguments[position] if position < len(arguments) else None
-    if not values:
-        return False
+    if not values or not all(isinstance(v, int) for v in values):
+        return False  # none passed, or a pointer argument (a PointerOffset), which bounds nothing here
     if bound[2] == "global":
         return all(v % multiple == 0 for v in values)
     return all(v <= 0 or v >= ctx.launch.threads for v in values)

@@ -49,15 +49,20 @@ def live_bindings(functions, instantiations: dict, origins: dict) -> dict:
     """The bindings made by calls that the final walk makes too: from a function walked unbound
     (one no call binds), an explicit instantiation, or a live binding of the caller. A call that
     a wrapper makes with its parameters unknown is dropped once calls of the wrapper bind them."""
-    live = {(id(f), ()) for f in functions if not instantiations.get(id(f))}
-    changed = True
-    while changed:
-        changed = False
-        for fid, bindings in instantiations.items():
-            for key in bindings:
-                if (fid, key) not in live and any(o is None or o in live for o in origins.get((fid, key), ())):
-                    live.add((fid, key))
-                    changed = True
+    made_by: dict = {}  # a walk (function, binding key) -> the bindings its calls make
+    live, ready = set(), [(id(f), ()) for f in functions if not instantiations.get(id(f))]
+    for fid, bindings in instantiations.items():
+        for key in bindings:
+            for origin in origins.get((fid, key), ()):
+                if origin is None:
+                    ready.append((fid, key))
+                else:
+                    made_by.setdefault(origin, []).append((fid, key))
+    while ready:  # each walk is visited once: linear in the calls, however they chain
+        walk = ready.pop()
+        if walk not in live:
+            live.add(walk)
+            ready.extend(made_by.get(walk, ()))
     return {fid: {k: b for k, b in bindings.items() if (fid, k) in live} for fid, bindings in instantiations.items()}
 
 
@@ -216,8 +221,12 @@ class HostCallBindings:
             return []
         if dframe is None and not decl.const:
             return []  # a non-const global: any function may change it
-        if dframe is not None and not decl.const and not self._only_read(name, decl.pos, *dframe.function.body):
-            return []
+        if dframe is not None and not decl.const:
+            key = ("only read", name, decl.pos, dframe.function.body)
+            if key not in self._value_cache:  # one scan of the body per array, however many calls read it
+                self._value_cache[key] = self._only_read(name, decl.pos, *dframe.function.body)
+            if not self._value_cache[key]:
+                return []
         how, ia, ib = decl.init
         if how == "=" and toks[ia].text == "{" and self.match[ia] == ib - 1:
             ia, ib = ia + 1, ib - 1

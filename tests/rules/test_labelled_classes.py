@@ -32,6 +32,11 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
 * cas_expected_value.cu: a plain read that only supplies an `atomicCAS` retry loop's expected value on
   the same word is no race with the atomics (a stale value makes the CAS retry); a plain read whose
   value is kept races with them. (Found in test4's triage, built after it was measured.)
+* launch_constant_arguments.cu: a kernel parameter that every launch of a block shape passes as one
+  constant is that constant (`k<<<1, 256>>>(8, p)`: threads 0..7 run the guarded writes), also when
+  a launch leaves trailing parameters to their default arguments, and a one-block grid makes
+  blockIdx 0; another constant keeps the finding. (Found in test4's triage, built after it was
+  measured.)
 * lock_critical_section.cu: accesses between a spin lock's acquisition (`while (atomicCAS(lock, 0,
   1) != 0);`) and its release (`atomicExch(lock, 0)`) are taken by one block at a time: no RACE003
   across blocks; the same update without the lock is one. (Also after test3.)
@@ -57,6 +62,7 @@ CLASSES = {
     "lock_critical_section": ["RACE"],
     "host_wrapper_bound": ["SYNC", "SHFL", "RACE", "WARP"],
     "cas_expected_value": ["RACE", "WARP"],
+    "launch_constant_arguments": ["RACE", "WARP", "SHFL"],
 }
 
 

@@ -55,6 +55,10 @@ class LaneEvaluator:
         self._variables.update({v.name: v for v in self.function.variables})
         self._kernel_params = {p.name for p in self.function.params} if self.function.is_kernel else set()
         self._site = None
+        # kernel parameter position -> the one value every launch of this shape passes, for the
+        # parameters a query has read so (`_passed_value`): what a finding assumed
+        self.passed_parameters: dict = {}
+        self.one_block_axes: set = set()  # grid axes read as one block (`_special`)
         self.variable_symbols: dict = {}  # symbol -> variable name, for every declared variable
         self.booleans: set = set()  # symbols (and per-thread symbol bases) that hold a predicate: 0 or 1
         self.nonzero: set = set()  # symbols known not to be 0 (`x | 1`)
@@ -772,6 +776,11 @@ class LaneEvaluator:
         if name == "%warpid":
             self._note("%warpid is the hardware warp slot, not threadIdx/32; treated as a uniform unknown")
             return self._per_warp_unknown(("special", name), name)
+        grid = self.shape.grid
+        if name[:-2] in ("%ctaid", "%nctaid") and name[-1] in "xyz" and grid and grid["xyz".index(name[-1])] == 1:
+            # every launch of this shape has one block along this axis (`k<<<1, 256>>>`)
+            self.one_block_axes.add(name[-1])
+            return Affine([0 if name.startswith("%ctaid") else 1] * self.n)
         if name.startswith(("%ctaid", "%nctaid", "%clusterid", "%nclusterid", "%cluster_", "%smid", "%nsmid",
                             "%gridid", "%dynamic_smem_size", "%total_smem_size", "%envreg")):
             return self._uniform_unknown(("special", name), name)
@@ -803,6 +812,31 @@ class LaneEvaluator:
 
     def _float_symbol(self, imm: Immediate):
         return self.table.value(("float", imm.text), f"float {imm.text}")
+
+    def _passed_value(self, ins: Instruction, name: str, offset: int) -> Optional[int]:
+        """The value of an integer kernel parameter when every launch of this block shape passes
+        the same one (`k<<<1, 256>>>(8, p)`: `threads` is 8 in this program), as the load reads it
+        (truncated to its width, signed types sign-extended); None otherwise. Findings note the
+        values read so (`passed_parameters`)."""
+        arguments = getattr(self.shape, "arguments", None)
+        if not arguments or offset or ins.type is None or ins.type[0] not in "usb":
+            return None
+        params = self.function.params
+        position = next((i for i, p in enumerate(params) if p.name == name), None)
+        if position is None or position >= len(arguments) or params[position].array_dims:
+            return None
+        values = arguments[position]
+        if not values or len(values) != 1:
+            return None
+        (value,) = values
+        bits = ins.type_bits
+        if type(value) is not int or params[position].type[0] not in "usb" or bits not in (8, 16, 32, 64):
+            return None
+        value &= (1 << bits) - 1
+        if ins.type[0] == "s" and value >> (bits - 1):
+            value -= 1 << bits
+        self.passed_parameters[position] = value
+        return value
 
     def _uniform_unknown(self, key, origin: str) -> list:
         return uniform_vector(self.table.value(key, origin, True), self.n)
@@ -1093,12 +1127,11 @@ class LaneEvaluator:
             found = self._high_bits(op, ins, vals[0], vals[1][0], bits)
             if found is not None:
                 return found
-        if op == "rem" and len(vals) == 2 and vals[1][1] and vals[0][1] != vals[1][1] \
-                and gcd(*(c for _, c in vals[1][1])) > 1:
+        if op == "rem" and len(vals) == 2 and vals[1][1] and vals[0][1] and gcd(*(c for _, c in vals[1][1])) > 1:
             # x - y * (x / y), for signed (truncating) and unsigned division alike, with the quotient
             # the unknown that `div` of the same operands gives, where y has a stride to keep:
             # `(n + s - 1) % s` of a grid stride s = gridDim.x * blockDim.x leaves `n + s - 1 - that`
-            # a multiple of blockDim.x
+            # a multiple of blockDim.x (also with n a known value: `(999 + s) % s`)
             x, y = vals
             return S.sub(x, self._mul(y, self._opaque(("div", ins.type, (x, y)))))
         if op == "rem" and len(vals) == 2 and S.is_known(vals[1]) and ins.type not in SIGNED and vals[0][1]:
@@ -1266,6 +1299,8 @@ class LaneEvaluator:
         if out is None:
             out = self._affine_compare(compare, a, b, bits, signed)
         if out is None:
+            out = self._shifted_compare(cmp, ins.type, a, b)
+        if out is None:
             out = self._ordering_compare(cmp, ins.type, a, b)
         if out is None:
             out = self._compare_per_thread(compare, cmp, ins.type, a, b, bits, signed)
@@ -1340,6 +1375,30 @@ class LaneEvaluator:
             rest = self._compare_per_thread(compare, cmp, type_name, a, b, bits_of(type_name), type_name in SIGNED)
         out = [v if v is not None else rest[t] for t, v in enumerate(decided)]
         return as_affine(out) or out
+
+    def _shifted_compare(self, cmp: str, type_name: Optional[str], a, b) -> Optional[Affine]:
+        """An integer comparison whose two sides differ by the same unknown amount in every thread
+        (`t < end` with t = 96*b*s + tid and end = 96*b*s + 96*s + tid): one value for the whole
+        block, as `t - end < 0` is (the sides are taken as the integers they are written as, as
+        for global thread indices). None when the difference differs between threads."""
+        va, vb = as_affine(a), as_affine(b)
+        form = P.canonical_form(cmp, type_name)
+        if va is None or vb is None or form is None or va.terms == vb.terms or not va.consts:
+            return None
+        shift = va.consts[0] - vb.consts[0]
+        if any(x - y != shift for x, y in zip(va.consts, vb.consts)) or min(va.consts) == max(va.consts):
+            return None  # the difference differs between threads, or both sides are the same everywhere
+        base, swap, negate, bits = form
+        difference = S.sub((shift, va.terms), (0, vb.terms))  # a - b
+        if swap:
+            difference = S.neg(difference)  # `a > b` is `b < a`
+        if base == "eq":
+            difference = min(difference, S.neg(difference))
+        if base != "eq":
+            self._note("a comparison whose sides differ by the same amount in every thread is one value for "
+                       "all of them (the values are assumed not to overflow)")
+        value = self._boolean_opaque(("compare-difference", base, bits, difference))
+        return uniform_vector(P.p_not(value) if negate else value, self.n)
 
     def _affine_compare(self, compare, a, b, bits, signed) -> Optional[Affine]:
         """setp on Affine inputs with the same unknown terms: compared on int lists."""
@@ -1484,6 +1543,9 @@ class LaneEvaluator:
             mem = ins.memory_operand()
             name = mem.base.name if mem is not None and isinstance(mem.base, Symbol) else "?"
             if name in self._kernel_params:
+                passed = self._passed_value(ins, name, mem.offset)
+                if passed is not None:
+                    return uniform_vector(S.const(passed), self.n)
                 return self._uniform_unknown(("param", name, mem.offset), f"kernel parameter {name}")
             # a device function's parameter may differ between the threads that call it
             return self._fresh(("param", name), f"parameter {name} of {self.function.name}")

@@ -128,9 +128,13 @@ def merge_arguments(known, values: tuple) -> Optional[tuple]:
     mine = tuple(frozenset((v,)) if v is not None else None for v in values)
     if known is ...:
         return mine
-    if known is None or len(known) != len(mine):
+    if known is None:
         return None
-    return tuple(a | b if a is not None and b is not None else None for a, b in zip(known, mine))
+    # a call that leaves trailing parameters to their C++ default arguments passes fewer values:
+    # those parameters are not known, the ones before them still are
+    shared = min(len(known), len(mine))
+    merged = tuple(a | b if a is not None and b is not None else None for a, b in zip(known, mine))
+    return merged + (None,) * (max(len(known), len(mine)) - shared)
 
 
 def _grid_text(grid: tuple) -> str:

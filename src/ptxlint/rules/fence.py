@@ -276,6 +276,17 @@ def _read_decided_by(ctx, obs: Instruction, read: Instruction) -> bool:
     return False
 
 
+def waits_for_hand_off(ctx, ins: Instruction) -> bool:
+    """Does `ins` run only once its thread has seen other blocks' hand-off: it is decided by a
+    ticket (`if (atomicAdd(&done, 1) == gridDim.x - 1)`), a flag or an acquire load? What the other
+    blocks did before handing off is then ordered before it by that protocol, if it is fenced: FENCE
+    judges the protocol, not RACE003."""
+    pub = _publication(ctx)
+    if not pub.relevant:
+        return False
+    return any(_read_decided_by(ctx, obs, ins) for obs in pub.tickets + pub.flag_loads + pub.acquire_loads)
+
+
 def atomic_role(ctx, ins: Instruction) -> str:
     """What an atomic whose result is used is for, judged by where its value goes:
 

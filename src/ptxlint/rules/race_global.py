@@ -21,6 +21,7 @@ from ..frontend.ir import Register
 from ..analysis.predicates import contradict
 from .race import (Conflict, SharedSite, _collide, cas_expected_pair, _reachable, _stored_value_per_warp, _stored_value_uniform,
                    _stored_values, describe_thread, outside_focus, same_constant_stores)
+from .fence import waits_for_hand_off
 from .registry import RuleDoc, register
 from .sync import diagnostic, where
 
@@ -658,6 +659,8 @@ def _find(ctx) -> dict:
                 continue  # a condition the same for the whole block (a flag read back): which blocks pass it is unknown
             if _under_one_lock(ctx, first.instruction, second.instruction):
                 continue  # one block at a time holds the lock around both accesses
+            if any(waits_for_hand_off(ctx, site.instruction) for site in (first, second)):
+                continue  # a ticket or flag orders the blocks (FENCE001/002 judge its fences)
             found = _across_blocks(ctx, terms, dims, first, second)
             if found is not None:
                 ta, tb, blocks, byte, dim = found
@@ -703,7 +706,10 @@ that no thread of the launched block takes (a loop skipped only when `blockDim.x
 pair accesses around the barriers they avoid. Accesses inside one spin lock's critical section
 (after `while (atomicCAS(lock, 0, 1) != 0);`, before `atomicExch(lock, 0)` on the same word) are
 taken by one block at a time and are not paired across blocks; whether the next holder sees the data
-is FENCE's question.
+is FENCE's question. Likewise an access that runs only once its thread has seen other blocks' hand-off
+(under `if (atomicAdd(&done, 1) == gridDim.x - 1)`, after a wait on a flag or an acquire load) is
+ordered after what those blocks did before handing off, if the protocol is fenced: FENCE001/002
+judge the fences, RACE003 does not pair it across blocks.
 """,
         why_is_this_bad="""
 Blocks run in any order and at the same time: whether block b reads the old or the new value of its

@@ -174,7 +174,16 @@ def where(ins: Instruction) -> str:
 
 
 def assumptions(ctx) -> list:
-    return [f"assumed {ctx.launch.describe()}", f"architecture {ctx.module.arch or 'unknown'}"]
+    notes = [f"assumed {ctx.launch.describe()}", f"architecture {ctx.module.arch or 'unknown'}"]
+    passed = ctx.lanes.passed_parameters
+    if passed:
+        values = ", ".join(f"{_param_text(ctx.function, ctx.function.params[i].name)} = {v}"
+                           for i, v in sorted(passed.items()))
+        notes.append(f"assumed {values}: the value every launch of this block passes")
+    if ctx.lanes.one_block_axes:
+        axes = "".join(sorted(ctx.lanes.one_block_axes))
+        notes.append(f"assumed one block along {axes} ({ctx.launch.grid_source})")
+    return notes
 
 
 def diagnostic(ctx, code: str, severity: str, ins: Instruction, message: str, notes: list, fix=None,
@@ -525,7 +534,7 @@ def _analyse_barriers(ctx):
         elif is_aligned(barrier):
             controls = u.divergent_controls(block, WARP)
             code = "SYNC003" if controls else None
-        if code is not None:
+        if code is not None and not _no_thread_reaches(ctx, ins):
             candidates.append((ctx.position(ins), code, ins, controls, block))
     # source order: of two barriers on the two sides of an if/else, the first one written is reported
     candidates.sort(key=lambda c: (c[0][0], c[0][1] or 0, c[0][2] or 0, c[2].index))
@@ -551,6 +560,15 @@ def _analyse_barriers(ctx):
         if code == "SYNC001":
             reported_sides[branch_block] = (edges, found)
         yield found
+
+
+def _no_thread_reaches(ctx, ins: Instruction) -> bool:
+    """Does no thread of the block execute `ins` under this launch (a remainder loop that the
+    trip count the launch's arguments give leaves out)? Its barrier can split nothing. Asked only
+    when the launch passes known arguments: without them nvcc has already removed such code."""
+    if not getattr(ctx.launch, "arguments", None):
+        return False
+    return all(a is False for a in ctx.lanes.active(ins))
 
 
 def _barrier_diagnostic(ctx, code, ins, branch, branch_block, why, controls, block):

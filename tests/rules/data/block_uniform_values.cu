@@ -84,7 +84,8 @@ __global__ void ok_steps_offset_by_thread(const float* in, float* out, int steps
     out[b * 128 + tid] = acc;
 }
 
-// only the start carries + tid: the last threads make one trip fewer
+// only the start carries + tid: with fewer channels than threads (96 of 128), the last threads
+// make one trip fewer
 __global__ void bad_steps_bound_without_thread(const float* in, float* out, int steps, int channels) {
     __shared__ float row[128];
     const int tid = threadIdx.x;
@@ -136,8 +137,8 @@ int main() {
     bad_until_thread_settles<<<64, 256>>>(i, o);
     ok_nested_block_votes<<<64, 256>>>(i, i, o);
     bad_vote_under_thread_test<<<64, 256>>>(i, i, o);
-    ok_steps_offset_by_thread<<<16, 128>>>(fi, fo, 64, 128);
-    bad_steps_bound_without_thread<<<16, 128>>>(fi, fo, 64, 128);
+    ok_steps_offset_by_thread<<<16, 128>>>(fi, fo, 64, 96);
+    bad_steps_bound_without_thread<<<16, 128>>>(fi, fo, 64, 96);
     ok_grid_stride_whole_blocks<<<80, 256>>>(i, o, 100000);
     bad_grid_stride_whole_warps<<<80, 256>>>(i, o, 100000);
     return 0;

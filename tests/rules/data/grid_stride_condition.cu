@@ -31,11 +31,14 @@ extern "C" __global__ void barrier_in_per_thread_loop(const int *count, const fl
   }
 }
 
+// n is a run-time value here (read back from the device), so the condition is all ptxlint can say
 int main() {
   float *p;
   cudaMalloc(&p, 1 << 22);
-  barrier_in_grid_stride_loop<<<64, BLOCK>>>(p, p + (1 << 20), 100000);
-  shuffle_in_grid_stride_loop<<<64, BLOCK>>>(p, p + (1 << 20), 100001);
+  int n;
+  cudaMemcpy(&n, p, sizeof n, cudaMemcpyDeviceToHost);
+  barrier_in_grid_stride_loop<<<64, BLOCK>>>(p, p + (1 << 20), n);
+  shuffle_in_grid_stride_loop<<<64, BLOCK>>>(p, p + (1 << 20), n + 1);
   barrier_in_per_thread_loop<<<64, BLOCK>>>((int *)p, p, p + (1 << 20));
   return 0;
 }

@@ -24,8 +24,10 @@ extern "C" __global__ void bad_exit_on_data(const float *in, float *out, int n) 
 
 int main() {
   float *f = nullptr;
-  bad_exit_on_bound<<<64, 256>>>(f, f, 1000);
-  bad_exit_on_data<<<64, 256>>>(f, f, 1000);
+  int n;  // a run-time value (read back from the device): the bound exit's condition is all that is known
+  cudaMemcpy(&n, f, sizeof n, cudaMemcpyDeviceToHost);
+  bad_exit_on_bound<<<64, 256>>>(f, f, n);
+  bad_exit_on_data<<<64, 256>>>(f, f, n);
   cudaDeviceSynchronize();
   return 0;
 }

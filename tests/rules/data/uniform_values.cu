@@ -233,7 +233,7 @@ int main() {
     cudaMalloc(&fin, 1 << 20);
     cudaMalloc(&fout, 1 << 20);
     ok_row_per_warp_signed<<<16, 256>>>(iin, fin, fout, 100);
-    bad_row_per_half_warp<<<16, 256>>>(iin, fin, fout, 100);
+    bad_row_per_half_warp<<<16, 256>>>(iin, fin, fout, 101);
     ok_rounded_warp_count<<<16, 256>>>(iin, fin, fout);
     bad_rounded_half_warp_count<<<16, 256>>>(iin, fin, fout);
     ok_rounded_warp_count_unrolled<<<16, 256>>>(iin, fin, fout);

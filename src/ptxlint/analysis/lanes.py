@@ -1053,8 +1053,13 @@ class LaneEvaluator:
         out = []
         xs = zip(x.consts, repeat(x.terms)) if type(x) is Affine else x
         ys = zip(y.consts, repeat(y.terms)) if type(y) is Affine else y
+        # a + b and b + a have one sum (S.add sorts the terms and adds coefficients): an xor-butterfly
+        # step `v + shfl_xor(v, m)` gives lanes l and l ^ m the same pair of unknown parts, worked out once
+        either_order = sign == 1
         for (cx, tx), (cy, ty) in zip(xs, ys):
             key = (id(tx), id(ty))
+            if either_order and key[0] > key[1]:
+                key = (key[1], key[0])
             part = parts.get(key)
             if part is None:
                 keep.append((tx, ty))
@@ -1401,10 +1406,19 @@ class LaneEvaluator:
                            "decided by their difference (the sides are assumed not to overflow)")
                 d = va.consts[0] - vb.consts[0]
                 out = [unknown(P.canonical_key(form, (d, ta), (0, tb)))] * len(va.consts)
+                if negate:
+                    out = [P.p_not(v) for v in out]
             else:
-                out = [unknown(P.canonical_key(form, (x, ta), (y, tb))) for x, y in zip(va.consts, vb.consts)]
-            if negate:
-                out = [P.p_not(v) for v in out]
+                # `unknown(P.canonical_key(...))` per thread, its calls inlined: one per thread of the block
+                table, booleans, out = self.table, self.booleans, []
+                interned, symbol, key_of = table.interned, table.symbol, P.canonical_key
+                for x, y in zip(va.consts, vb.consts):
+                    key = key_of(form, (x, ta), (y, tb))
+                    name = interned(("opaque", key))
+                    if name is None:
+                        name = symbol(("opaque", key), S.ComputedFrom(key), True)
+                    booleans.add(name)
+                    out.append((1, ((name, -1),)) if negate else (0, ((name, 1),)))  # P.p_not: 1 - p
             self._opaque_vectors[memo_key] = out
         return out
 
@@ -1548,7 +1562,8 @@ class LaneEvaluator:
                 if type(a) is Affine:  # the sources' constants, under the terms they share
                     consts = a.consts
                     return Affine([consts[src] for src in origins], a.terms)
-                out = [a[src] for src in origins]
+                values = list(a) if type(a) is Varying else a  # each thread's unknown made once
+                out = [values[src] for src in origins]
             else:
                 out = [a[src] if src < n else fresh[t] for t, src in enumerate(origins)]
             return as_affine(out) or out

@@ -741,16 +741,27 @@ class LaneEvaluator:
                 return None  # a branch this does not read (an indirect one)
         if not signature_parts:
             return None
-        rows = list(zip(*signature_parts))
+        return self._with_trip_counts(header, within, symbol, list(zip(*signature_parts)))
+
+    def _with_trip_counts(self, header, within: list, symbol: str, rows: list) -> Optional[list]:
+        """`within` (init + step * the induction `symbol`) with the symbol replaced by thread t's trip
+        count, one unknown per distinct `rows[t]` (its branch conditions); None when a thread's value
+        does not hold the symbol. A thread's unknown part depends only on its unknown part in the
+        loop and its conditions (its known part is kept): worked out once per class of threads, the
+        first thread of each class first (the order the trip counts are named in)."""
         out = []
+        unknown_parts: dict = {}
         for t, value in enumerate(within):
-            key = ("trips", header, rows[t])
-            coefficient = dict(value[1]).get(symbol)
-            if coefficient is None:
-                return None
-            trips = self._opaque(key)
-            rest_terms = tuple(term for term in value[1] if term[0] != symbol)
-            out.append(S.add((value[0], rest_terms), S.scale(trips, coefficient)))
+            terms = unknown_parts.get((value[1], rows[t]))
+            if terms is None:
+                key = ("trips", header, rows[t])
+                coefficient = dict(value[1]).get(symbol)
+                if coefficient is None:
+                    return None
+                trips = self._opaque(key)
+                rest_terms = tuple(term for term in value[1] if term[0] != symbol)
+                terms = unknown_parts[(value[1], rows[t])] = S.add((0, rest_terms), S.scale(trips, coefficient))[1]
+            out.append((value[0], terms))
         return as_affine(out) or out
 
     # ---- special registers and symbols
@@ -1049,6 +1060,7 @@ class LaneEvaluator:
         mask = (1 << bits) - 1 if bits < 128 else None
         half = 1 << (bits - 1)
         parts: dict = {}  # (id of x's terms, id of y's terms) -> (known part, terms) of their sum
+        by_value: dict = {}  # (x's terms, y's terms) -> the same: equal terms held in other objects
         keep = []  # the terms objects keyed by id, alive until the end
         out = []
         xs = zip(x.consts, repeat(x.terms)) if type(x) is Affine else x
@@ -1063,7 +1075,16 @@ class LaneEvaluator:
             part = parts.get(key)
             if part is None:
                 keep.append((tx, ty))
-                part = parts[key] = fold(S.add((0, tx), S.scale((0, ty), sign)))
+                # threads of one class (one trip count, one loaded value) hold equal terms in objects
+                # of their own: their sum is worked out once per class too
+                part = by_value.get((tx, ty))
+                if part is None and either_order:
+                    part = by_value.get((ty, tx))
+                if part is None:
+                    # S.scale by 1 gives the terms back unchanged
+                    part = by_value[(tx, ty)] = fold(S.add((0, tx), (0, ty) if either_order
+                                                           else S.scale((0, ty), sign)))
+                parts[key] = part
             c = cx + sign * cy + part[0]
             if part[1] or mask is None:
                 out.append((c, part[1]))

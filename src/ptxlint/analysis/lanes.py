@@ -1077,13 +1077,12 @@ class LaneEvaluator:
                 keep.append((tx, ty))
                 # threads of one class (one trip count, one loaded value) hold equal terms in objects
                 # of their own: their sum is worked out once per class too
-                part = by_value.get((tx, ty))
-                if part is None and either_order:
-                    part = by_value.get((ty, tx))
+                pair = (ty, tx) if either_order and ty < tx else (tx, ty)
+                part = by_value.get(pair)
                 if part is None:
                     # S.scale by 1 gives the terms back unchanged
-                    part = by_value[(tx, ty)] = fold(S.add((0, tx), (0, ty) if either_order
-                                                           else S.scale((0, ty), sign)))
+                    part = by_value[pair] = fold(S.add((0, tx), (0, ty) if either_order
+                                                       else S.scale((0, ty), sign)))
                 parts[key] = part
             c = cx + sign * cy + part[0]
             if part[1] or mask is None:

@@ -169,6 +169,11 @@ class GuardOrigins:
                     return True
                 continue
             stack.extend(item)
+        # every symbol the walk went through leads to no per-thread symbol either (its own walk
+        # would cover part of this one): remembered, so that the walks from other roots stop there
+        table_id = id(table)
+        for name in seen:
+            memo[(table_id, name)] = False
         return False
 
     def _walk(self, ins: Instruction, reg: Register) -> frozenset:

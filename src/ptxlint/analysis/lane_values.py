@@ -88,6 +88,8 @@ def equal_under_bit(values, bit: int) -> bool:
     items = values.consts if type(values) is Affine else values if type(values) is list else list(values)
     n = len(items)
     step = 1 << bit
+    if step < n and items[0] != items[step]:  # threads 0 and 2^bit: the first pair either loop compares
+        return False
     period = step << 1
     if step <= n // period:  # few offsets: one strided slice per offset within a period
         for r in range(min(step, n)):

@@ -745,16 +745,27 @@ class LaneEvaluator:
                 return None  # a branch this does not read (an indirect one)
         if not signature_parts:
             return None
-        rows = list(zip(*signature_parts))
+        return self._with_trip_counts(header, within, symbol, list(zip(*signature_parts)))
+
+    def _with_trip_counts(self, header, within: list, symbol: str, rows: list) -> Optional[list]:
+        """`within` (init + step * the induction `symbol`) with the symbol replaced by thread t's trip
+        count, one unknown per distinct `rows[t]` (its branch conditions); None when a thread's value
+        does not hold the symbol. A thread's unknown part depends only on its unknown part in the
+        loop and its conditions (its known part is kept): worked out once per class of threads, the
+        first thread of each class first (the order the trip counts are named in)."""
         out = []
+        unknown_parts: dict = {}
         for t, value in enumerate(within):
-            key = ("trips", header, rows[t])
-            coefficient = dict(value[1]).get(symbol)
-            if coefficient is None:
-                return None
-            trips = self._opaque(key)
-            rest_terms = tuple(term for term in value[1] if term[0] != symbol)
-            out.append(S.add((value[0], rest_terms), S.scale(trips, coefficient)))
+            terms = unknown_parts.get((value[1], rows[t]))
+            if terms is None:
+                key = ("trips", header, rows[t])
+                coefficient = dict(value[1]).get(symbol)
+                if coefficient is None:
+                    return None
+                trips = self._opaque(key)
+                rest_terms = tuple(term for term in value[1] if term[0] != symbol)
+                terms = unknown_parts[(value[1], rows[t])] = S.add((0, rest_terms), S.scale(trips, coefficient))[1]
+            out.append((value[0], terms))
         return as_affine(out) or out
 
     # ---- special registers and symbols
@@ -1083,16 +1094,30 @@ class LaneEvaluator:
         mask = (1 << bits) - 1 if bits < 128 else None
         half = 1 << (bits - 1)
         parts: dict = {}  # (id of x's terms, id of y's terms) -> (known part, terms) of their sum
+        by_value: dict = {}  # (x's terms, y's terms) -> the same: equal terms held in other objects
         keep = []  # the terms objects keyed by id, alive until the end
         out = []
         xs = zip(x.consts, repeat(x.terms)) if type(x) is Affine else x
         ys = zip(y.consts, repeat(y.terms)) if type(y) is Affine else y
+        # a + b and b + a have one sum (S.add sorts the terms and adds coefficients): an xor-butterfly
+        # step `v + shfl_xor(v, m)` gives lanes l and l ^ m the same pair of unknown parts, worked out once
+        either_order = sign == 1
         for (cx, tx), (cy, ty) in zip(xs, ys):
             key = (id(tx), id(ty))
+            if either_order and key[0] > key[1]:
+                key = (key[1], key[0])
             part = parts.get(key)
             if part is None:
                 keep.append((tx, ty))
-                part = parts[key] = fold(S.add((0, tx), S.scale((0, ty), sign)))
+                # threads of one class (one trip count, one loaded value) hold equal terms in objects
+                # of their own: their sum is worked out once per class too
+                pair = (ty, tx) if either_order and ty < tx else (tx, ty)
+                part = by_value.get(pair)
+                if part is None:
+                    # S.scale by 1 gives the terms back unchanged
+                    part = by_value[pair] = fold(S.add((0, tx), (0, ty) if either_order
+                                                       else S.scale((0, ty), sign)))
+                parts[key] = part
             c = cx + sign * cy + part[0]
             if part[1] or mask is None:
                 out.append((c, part[1]))
@@ -1460,10 +1485,19 @@ class LaneEvaluator:
                            "decided by their difference (the sides are assumed not to overflow)")
                 d = va.consts[0] - vb.consts[0]
                 out = [unknown(P.canonical_key(form, (d, ta), (0, tb)))] * len(va.consts)
+                if negate:
+                    out = [P.p_not(v) for v in out]
             else:
-                out = [unknown(P.canonical_key(form, (x, ta), (y, tb))) for x, y in zip(va.consts, vb.consts)]
-            if negate:
-                out = [P.p_not(v) for v in out]
+                # `unknown(P.canonical_key(...))` per thread, its calls inlined: one per thread of the block
+                table, booleans, out = self.table, self.booleans, []
+                interned, symbol, key_of = table.interned, table.symbol, P.canonical_key
+                for x, y in zip(va.consts, vb.consts):
+                    key = key_of(form, (x, ta), (y, tb))
+                    name = interned(("opaque", key))
+                    if name is None:
+                        name = symbol(("opaque", key), S.ComputedFrom(key), True)
+                    booleans.add(name)
+                    out.append((1, ((name, -1),)) if negate else (0, ((name, 1),)))  # P.p_not: 1 - p
             self._opaque_vectors[memo_key] = out
         return out
 
@@ -1610,7 +1644,8 @@ class LaneEvaluator:
                 if type(a) is Affine:  # the sources' constants, under the terms they share
                     consts = a.consts
                     return Affine([consts[src] for src in origins], a.terms)
-                out = [a[src] for src in origins]
+                values = list(a) if type(a) is Varying else a  # each thread's unknown made once
+                out = [values[src] for src in origins]
             else:
                 out = [a[src] if src < n else fresh[t] for t, src in enumerate(origins)]
             return as_affine(out) or out

@@ -5,10 +5,10 @@ with (launches.json); every place where RACE/SYNC/WARP/SHFL/FENCE fires must be 
 triage.json. A place triaged false is a false positive still to fix, an untriaged place is new, a
 triage entry that no longer fires is stale: each fails with the places listed.
 
-The corpus is split by repository into a development half and four test halves (corpus.json "halves",
+The corpus is split by repository into a development half and five test halves (corpus.json "halves",
 issue 17: `test`; `test2`, built after `test` had been triaged; `test3`, built after `test2`; `test4`,
-built after `test3`). These tests run ptxlint on the development half only: the test halves are held
-out, triaged once at the end with the final code (`check.py --half test` ... `--half test4`), so no test here reads
+built after `test3`; `test5`, built after `test4`). These tests run ptxlint on the development half only: the test halves are held
+out, triaged once at the end with the final code (`check.py --half test` ... `--half test5`), so no test here reads
 their findings.
 On the development half a place triaged false is allowed for the repositories added in issue 17 (its
 work list, counted by check.py); on the first corpus's repositories it still fails.
@@ -91,7 +91,7 @@ def test_corpus_is_split_by_repository():
     each half holding about half the kernels; the first corpus's repositories, already looked at, are dev."""
     halves = CORPUS["halves"]["repositories"]
     repos = {s["repo"] for s in CORPUS["sources"]}
-    assert set(halves) == {"dev", "test", "test2", "test3", "test4"}
+    assert set(halves) == {"dev", "test", "test2", "test3", "test4", "test5"}
     assert sum(len(set(r)) for r in halves.values()) == len(set().union(*map(set, halves.values()))), "a repository in two halves"
     assert set().union(*map(set, halves.values())) == repos
     assert len(repos) >= 15 and CORPUS["total_kernels"] >= 1000
@@ -150,6 +150,34 @@ def test_fourth_test_half_is_new_and_varied():
     mine = [e for e in LAUNCHES["kernels"] if e["ptx"].split("/", 1)[0] in folders]
     assert len(mine) == count
     assert sum(1 for e in mine if e["launches"]) >= 0.75 * len(mine)
+    assert all(e["launches"] or e.get("unknown") for e in mine)
+
+
+def test_fifth_test_half_is_new_and_varied():
+    """test5 (built after test4): at least 8 repositories that no other half holds or tried and dropped,
+    400-700 kernels, no repository above about a third of them, the kinds it was built for described in
+    corpus.json's kinds, and most kernels with a block shape read from the host code or a reason why not."""
+    halves = CORPUS["halves"]["repositories"]
+    mine_repos = set(halves["test5"])
+    assert len(mine_repos) >= 8
+    others = set().union(*(set(r) for h, r in halves.items() if h != "test5"))
+    assert not mine_repos & others
+    assert not mine_repos & {e["repo"] for e in CORPUS["left_out"] if e["path"].startswith("(whole repository")}
+    count = CORPUS["halves"]["counts"]["test5"]
+    assert 400 <= count <= 700
+    per_repo = {r: sum(s["kernel_count"] for s in CORPUS["sources"] if s["repo"] == r) for r in mine_repos}
+    assert max(per_repo.values()) <= 0.36 * count, per_repo
+    kinds = " ".join(CORPUS["halves"]["kinds"][r] for r in halves["test5"]).lower()
+    for kind in ("image processing", "compression", "crypto", "bioinformatics", "clustering", "svm", "bvh", "kd-tree",
+                 "point-cloud", "warp", "atomic", "shared-memory"):
+        assert kind in kinds, kind
+    folders = {r.replace("/", "__") for r in halves["test5"]}
+    mine = [e for e in LAUNCHES["kernels"] if e["ptx"].split("/", 1)[0] in folders]
+    assert len(mine) == count
+    toolkit = sum(1 for e in mine if e["name"].startswith(("cub::", "thrust::")))
+    assert toolkit == CORPUS["halves"]["test5_toolkit_kernels"]
+    assert sum(1 for e in mine if e["launches"]) >= 0.6 * len(mine)
+    assert sum(1 for e in mine if e["launches"]) >= 0.85 * (len(mine) - toolkit)
     assert all(e["launches"] or e.get("unknown") for e in mine)
 
 

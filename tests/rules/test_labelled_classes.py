@@ -37,6 +37,13 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   a launch leaves trailing parameters to their default arguments, and a one-block grid makes
   blockIdx 0; another constant keeps the finding. (Found in test4's triage, built after it was
   measured.)
+* atomic_min_precheck.cu: a plain read whose value only decides whether an atomic min or max on the
+  same word runs (`if (v < box[0]) atomicMin(&box[0], v)`) is no race with those atomics; the same
+  pre-check in front of an atomicAdd (a cap) is a check-then-act race. (Found in test5's triage,
+  built after it was measured.)
+* min_bounded_guard.cu: a guard against `min(k, x)` admits no thread at or past k whatever x is
+  (`tx < min(32, n)` keeps warps 1 and 2 of a 68-thread block out of a 32-column ring buffer); with
+  `min(64, n)` two warps meet. (Found in test5's triage, built after it was measured.)
 * lock_critical_section.cu: accesses between a spin lock's acquisition (`while (atomicCAS(lock, 0,
   1) != 0);`) and its release (`atomicExch(lock, 0)`) are taken by one block at a time: no RACE003
   across blocks; the same update without the lock is one. (Also after test3.)
@@ -63,6 +70,8 @@ CLASSES = {
     "host_wrapper_bound": ["SYNC", "SHFL", "RACE", "WARP"],
     "cas_expected_value": ["RACE", "WARP"],
     "launch_constant_arguments": ["RACE", "WARP", "SHFL"],
+    "atomic_min_precheck": ["RACE", "WARP"],
+    "min_bounded_guard": ["RACE", "WARP"],
 }
 
 

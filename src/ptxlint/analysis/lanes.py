@@ -59,6 +59,8 @@ class LaneEvaluator:
         # parameters a query has read so (`_passed_value`): what a finding assumed
         self.passed_parameters: dict = {}
         self.one_block_axes: set = set()  # grid axes read as one block (`_special`)
+        # symbol of min(k, x) / max(k, x) -> ("min" or "max", k, signed): the value is at most (least) k
+        self.bounds: dict = {}
         self.variable_symbols: dict = {}  # symbol -> variable name, for every declared variable
         self.booleans: set = set()  # symbols (and per-thread symbol bases) that hold a predicate: 0 or 1
         self.nonzero: set = set()  # symbols known not to be 0 (`x | 1`)
@@ -1130,6 +1132,12 @@ class LaneEvaluator:
 
     def _simplify_unknown(self, op, ins, vals, bits):
         """A bitwise/divide op with unknown inputs: exact when the unknowns cannot reach the result."""
+        if op in ("min", "max") and len(vals) == 2 and sum(S.is_known(v) for v in vals) == 1:
+            # min(32, n) is at most 32, max(0, n) at least 0: kept as a bound of the unknown result
+            k = next(v for v in vals if S.is_known(v))
+            value = self._opaque((op, ins.type, tuple(vals)))
+            self.bounds[value[1][0][0]] = (op, S.wrap(k, bits, ins.type in SIGNED)[0], ins.type in SIGNED)
+            return value
         if op == "and" and len(vals) == 2:
             for x, m in ((vals[0], vals[1]), (vals[1], vals[0])):
                 if S.is_known(m) and m[0] >= 0 and masked_away(x[1], m[0]):
@@ -1325,6 +1333,8 @@ class LaneEvaluator:
             out = self._affine_compare(compare, a, b, bits, signed)
         if out is None:
             out = self._shifted_compare(cmp, ins.type, a, b)
+        if out is None and self.bounds:
+            out = self._with_bounds(cmp, ins.type, a, b, bits, signed)
         if out is None:
             out = self._ordering_compare(cmp, ins.type, a, b)
         if out is None:
@@ -1510,6 +1520,8 @@ class LaneEvaluator:
                     result = compare(x[0] - y[0], 0)  # the same unknown on both sides: compare the difference
                 return S.const(int(result))
             found = P.boolean_compare(cmp, x, y, self.is_boolean)
+            if found is None:
+                found = self._bounded_compare(cmp, type_name, x, y)
             if found is None and cmp in ("eq", "ne") and (y == S.ZERO and single_symbol(x) in self.nonzero
                                                           or x == S.ZERO and single_symbol(y) in self.nonzero):
                 found = P.FALSE if cmp == "eq" else P.TRUE
@@ -1520,6 +1532,48 @@ class LaneEvaluator:
             return found if found is not None else self._boolean_opaque(("setp", cmp, x, y))
 
         return self._lift(one, a, b)
+
+    def _with_bounds(self, cmp: str, type_name: Optional[str], a, b, bits: int, signed: bool) -> Optional[list]:
+        """The comparison where a min/max bound decides it in some threads (`_bounded_compare`), the
+        usual comparison in the others; None when the bound decides no thread."""
+        decided = apply_per_distinct(lambda x, y: self._bounded_compare(cmp, type_name, x, y), list(zip(a, b)))
+        if all(v is None for v in decided):
+            return None
+        if all(v is not None for v in decided):
+            return as_affine(decided) or decided
+        compare = COMPARE.get(cmp)
+        rest = self._ordering_compare(cmp, type_name, a, b)
+        if rest is None:
+            rest = self._compare_per_thread(compare, cmp, type_name, a, b, bits, signed)
+        out = [v if v is not None else rest[t] for t, v in enumerate(decided)]
+        return as_affine(out) or out
+
+    def _bounded_compare(self, cmp: str, type_name: Optional[str], x, y):
+        """An ordering comparison of a known value with min(k, u) + c or max(k, u) + c that the bound
+        decides: `tx < min(32, n)` is false for tx >= 32 whatever n is. None when it does not."""
+        form = P.canonical_form(cmp, type_name)
+        if form is None or form[0] not in ("lt", "lo"):
+            return None
+        base, swap, negate, _ = form
+        lhs, rhs = (y, x) if swap else (x, y)  # the comparison is lhs < rhs, negated when `negate`
+        signed = type_name[:1] == "s"
+        for known, other, known_left in ((lhs, rhs, True), (rhs, lhs, False)):
+            if not S.is_known(known) or len(other[1]) != 1 or other[1][0][1] != 1:
+                continue
+            bound = self.bounds.get(other[1][0][0])
+            if bound is None or bound[2] != signed or (not signed and (known[0] < 0 or bound[1] < 0)):
+                continue
+            op, k, _ = bound
+            limit = k + other[0]  # other <= limit (min) or other >= limit (max)
+            if known_left:  # known < other
+                result = False if op == "min" and known[0] >= limit else True if op == "max" and known[0] < limit \
+                    else None
+            else:  # other < known
+                result = True if op == "min" and limit < known[0] else False if op == "max" and limit >= known[0] \
+                    else None
+            if result is not None:
+                return S.const(int(result != negate))
+        return None
 
     def _boolean_opaque(self, key) -> tuple:
         """An unknown predicate, equal for equal keys (and known to be 0 or 1)."""

@@ -541,7 +541,49 @@ def cas_expected_pair(ctx, a: Instruction, b: Instruction) -> bool:
         if read.op == "ld" and other.op == "atom" and read.index in _cas_expected_reads(ctx) and \
                 _same_address(ctx, read, other):
             return True
+        if read.op == "ld" and other.op == "atom" and _is_min_max(other) and \
+                read.index in _min_max_prechecks(ctx) and _same_address(ctx, read, other):
+            return True
     return False
+
+
+def _is_min_max(ins: Instruction) -> bool:
+    return "min" in ins.modifiers or "max" in ins.modifiers
+
+
+def _min_max_prechecks(ctx) -> set:
+    """Indices of the plain loads whose value only decides, through comparisons, whether a thread
+    issues an atomic min or max on the load's own address (`if (v < box.lo) atomicMin(&box.lo,
+    v)`): a stale value can only cause an atomic that changes nothing or skip one that would
+    change nothing (a word that only atomic min or max change moves one way), so the read is no
+    race with those atomics. Uses go through `setp` only, and the predicates only guard branches or
+    the atomics."""
+    found = ctx.__dict__.get("_min_max_prechecks")
+    if found is not None:
+        return found
+    found = ctx.__dict__["_min_max_prechecks"] = set()
+    function = ctx.function
+    atomics = [i for i in function.instructions if i.op == "atom" and _is_min_max(i)]
+    if not atomics:
+        return found
+    readers: dict = {}  # register name -> instructions that read it
+    for ins in function.instructions:
+        for r in ins.sources():
+            readers.setdefault(r.name, []).append(ins)
+        if ins.guard is not None:
+            readers.setdefault(ins.guard.name, []).append(ins)
+    for load in function.instructions:
+        if load.op != "ld" or load.guard is not None or len(load.destinations()) != 1:
+            continue
+        uses = readers.get(load.destinations()[0].name, [])
+        if not uses or any(u.op != "setp" for u in uses):
+            continue
+        decided = [w for u in uses for p in u.destinations() for w in readers.get(p.name, [])]
+        if not all(w.is_branch or (w.op == "atom" and _is_min_max(w)) for w in decided):
+            continue
+        if any(_same_address(ctx, load, a) for a in atomics):
+            found.add(load.index)
+    return found
 
 
 def _cas_expected_reads(ctx) -> set:

@@ -691,7 +691,10 @@ lanes of one warp, unless the volatile read is polled in a loop (a spin-wait on 
 
 A plain read that only supplies the expected value of an `atomicCAS` retry loop on the same word
 (`do { old = *p; if (v <= old) break; } while (atomicCAS(p, old, v) != old);`) is not paired with the
-atomics that change that word: a stale value makes the CAS fail and the loop read again.
+atomics that change that word: a stale value makes the CAS fail and the loop read again. Nor is a
+plain read whose value only decides whether an atomic min or max on the same word runs (`if (v <
+box[0]) atomicMin(&box[0], v)`): the word moves one way, so a stale value only costs an atomic that
+changes nothing. In front of any other atomic (`if (count < cap) atomicAdd(&count, 1)`) it is a race.
 
 Threads of one store that write the same value (the last lane of every tile storing the same scan
 total, every lane of a warp storing the warp's reduction, every block filling one table alike) are

@@ -1536,6 +1536,8 @@ class LaneEvaluator:
     def _with_bounds(self, cmp: str, type_name: Optional[str], a, b, bits: int, signed: bool) -> Optional[list]:
         """The comparison where a min/max bound decides it in some threads (`_bounded_compare`), the
         usual comparison in the others; None when the bound decides no thread."""
+        if type(a) is Varying or type(b) is Varying:
+            return None
         decided = apply_per_distinct(lambda x, y: self._bounded_compare(cmp, type_name, x, y), list(zip(a, b)))
         if all(v is None for v in decided):
             return None

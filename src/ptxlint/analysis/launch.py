@@ -132,9 +132,8 @@ def merge_arguments(known, values: tuple) -> Optional[tuple]:
         return None
     # a call that leaves trailing parameters to their C++ default arguments passes fewer values:
     # those parameters are not known, the ones before them still are
-    shared = min(len(known), len(mine))
     merged = tuple(a | b if a is not None and b is not None else None for a, b in zip(known, mine))
-    return merged + (None,) * (max(len(known), len(mine)) - shared)
+    return merged + (None,) * abs(len(known) - len(mine))
 
 
 def _grid_text(grid: tuple) -> str:

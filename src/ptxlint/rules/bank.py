@@ -7,6 +7,7 @@ from typing import Optional
 from ..analysis.layout import remapped_cost, source_name, suggest_layout_fix
 from ..diagnostics import Diagnostic
 from .registry import RuleDoc, register
+from .sync import assumptions
 
 
 def _lanes_text(lanes: list) -> str:
@@ -24,10 +25,7 @@ def _words_text(words: list) -> str:
 
 
 def _assumptions(ctx) -> list:
-    return [
-        f"assumed {ctx.launch.describe()}",
-        f"architecture {ctx.module.arch or 'unknown'}: {ctx.bank_model.name}",
-    ]
+    return assumptions(ctx, f"architecture {ctx.module.arch or 'unknown'}: {ctx.bank_model.name}")
 
 
 def _what(access) -> str:

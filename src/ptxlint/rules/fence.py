@@ -281,10 +281,13 @@ def waits_for_hand_off(ctx, ins: Instruction) -> bool:
     ticket (`if (atomicAdd(&done, 1) == gridDim.x - 1)`), a flag or an acquire load? What the other
     blocks did before handing off is then ordered before it by that protocol, if it is fenced: FENCE
     judges the protocol, not RACE003."""
-    pub = _publication(ctx)
-    if not pub.relevant:
-        return False
-    return any(_read_decided_by(ctx, obs, ins) for obs in pub.tickets + pub.flag_loads + pub.acquire_loads)
+    answers = ctx.__dict__.setdefault("_waits_for_hand_off", {})  # RACE003 asks once per pair of accesses
+    found = answers.get(ins.index)
+    if found is None:
+        pub = _publication(ctx)
+        found = answers[ins.index] = pub.relevant and any(
+            _read_decided_by(ctx, obs, ins) for obs in pub.tickets + pub.flag_loads + pub.acquire_loads)
+    return found
 
 
 def atomic_role(ctx, ins: Instruction) -> str:

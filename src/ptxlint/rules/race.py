@@ -531,18 +531,18 @@ def rereads_own_block_uniform_store(ctx, store: Instruction, read: Instruction) 
 _GRANULE = 4  # bytes: two threads can only share a byte if they touch a common 4-byte word
 
 
-def cas_expected_pair(ctx, a: Instruction, b: Instruction) -> bool:
-    """Is one of `a`, `b` a plain load that only supplies the expected value of an `atom.cas` on the
-    same address, and the other an atomic on it? That is a compare-and-swap retry loop (`old = *p;
-    do { ... } while (atomicCAS(p, old, new) != old)`, the programming guide's own idiom for an
-    atomic max or a double add): a stale value makes the CAS fail and the loop read again, so the
-    load is no race with the atomics that change the word."""
+def read_steers_atomic(ctx, a: Instruction, b: Instruction) -> bool:
+    """Is one of `a`, `b` a plain load whose value only steers atomics on its own word, and the
+    other such an atomic? Two idioms: the expected value of an `atom.cas` retry loop (`old = *p;
+    do { ... } while (atomicCAS(p, old, new) != old)`, the programming guide's atomic max or double
+    add: a stale value makes the CAS fail and the loop read again), and the pre-check of an atomic
+    min or max (`if (v < *p) atomicMin(p, v)`: the word moves one way, so a stale value only costs
+    an atomic that changes nothing). Either way the load is no race with those atomics."""
     for read, other in ((a, b), (b, a)):
-        if read.op == "ld" and other.op == "atom" and read.index in _cas_expected_reads(ctx) and \
-                _same_address(ctx, read, other):
-            return True
-        if read.op == "ld" and other.op == "atom" and _is_min_max(other) and \
-                read.index in _min_max_prechecks(ctx) and _same_address(ctx, read, other):
+        if read.op != "ld" or other.op != "atom":
+            continue
+        steering = read.index in _cas_expected_reads(ctx) or _is_min_max(other) and read.index in _min_max_prechecks(ctx)
+        if steering and _same_address(ctx, read, other):
             return True
     return False
 
@@ -699,7 +699,7 @@ def _find_conflicts(ctx) -> dict:
                     continue
                 if crossed is False and rereads_own_block_uniform_store(ctx, first.instruction, second.instruction):
                     continue
-                if cas_expected_pair(ctx, first.instruction, second.instruction):
+                if read_steers_atomic(ctx, first.instruction, second.instruction):
                     continue
                 compared += 1
                 spend()

@@ -19,7 +19,7 @@ from typing import Optional
 from ..analysis.loops import innermost_loop
 from ..frontend.ir import Register
 from ..analysis.predicates import contradict
-from .race import (Conflict, SharedSite, _collide, cas_expected_pair, _reachable, _stored_value_per_warp, _stored_value_uniform,
+from .race import (Conflict, SharedSite, _collide, read_steers_atomic, _reachable, _stored_value_per_warp, _stored_value_uniform,
                    _stored_values, describe_thread, outside_focus, same_constant_stores)
 from .fence import waits_for_hand_off
 from .registry import RuleDoc, register
@@ -602,7 +602,7 @@ def _find(ctx) -> dict:
             if first.kind == "read" and second.kind == "read" or first.kind == second.kind == "atomic":
                 continue
             if same_constant_stores(ctx, first.instruction, second.instruction) or \
-                    cas_expected_pair(ctx, first.instruction, second.instruction):
+                    read_steers_atomic(ctx, first.instruction, second.instruction):
                 continue
             in_warp = crossed is not None and (b, crossed) in warp_reach[a]
             volatile = first.volatile or second.volatile
@@ -647,7 +647,7 @@ def _find(ctx) -> dict:
                 continue
             if a == b and _stored_value_uniform(ctx, first.instruction) and first.kind == "write":
                 continue
-            if cas_expected_pair(ctx, first.instruction, second.instruction):
+            if read_steers_atomic(ctx, first.instruction, second.instruction):
                 continue
             compared += 1
             if compared > 2 * MAX_PAIRS:

@@ -173,8 +173,11 @@ def where(ins: Instruction) -> str:
     return f"line {loc.line}" if loc is not None and loc.line > 0 else f"PTX line {ins.ptx_line}"
 
 
-def assumptions(ctx) -> list:
-    notes = [f"assumed {ctx.launch.describe()}", f"architecture {ctx.module.arch or 'unknown'}"]
+def assumptions(ctx, architecture: Optional[str] = None) -> list:
+    """What every finding assumed: the block shape and where it comes from, the architecture
+    (`architecture` says more of it where a rule has a model of it), and the kernel parameters and
+    grid axes the launches pin (`LaneEvaluator.passed_parameters`, `one_block_axes`)."""
+    notes = [f"assumed {ctx.launch.describe()}", architecture or f"architecture {ctx.module.arch or 'unknown'}"]
     passed = ctx.lanes.passed_parameters
     if passed:
         values = ", ".join(f"{_param_text(ctx.function, ctx.function.params[i].name)} = {v}"

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from ptxlint.frontend.grammar_file import grammar_path
+from ptxlint.frontend.launch_expr import Multiple
 from ptxlint.frontend.launches import Launch, canonical_type, find_launches, launches_for_function
 from ptxlint.frontend.parser import parse_ptx_file
 from support import REPO, SAMPLES, VALIDATION, run_cli
@@ -782,6 +783,33 @@ int main(int argc, char **argv) {
     assert [l.block for l in found] == [None, None]
     assert "changes" in found[0].unknown_because
     assert "`threads` of `go`" in found[1].unknown_because
+
+
+def test_a_run_time_argument_keeps_the_factor_its_expression_shows():
+    src = """__global__ void k(int a, int b, int c, int d, int e, long f);
+int main(int argc, char **argv) {
+    int nbodies = atoi(argv[1]);
+    int n = nbodies * 1024;
+    int m = n;
+    m += 5;
+    k<<<1, 256>>>(n, nbodies << 5, n + 96 * nbodies, m, nbodies + 1, (long)(4 * nbodies) * 8);
+}"""
+    (launch,) = launches(src)
+    assert launch.block == (256, 1, 1)
+    # a product, a shift, a sum of multiples (their common factor), a cast of a multiple
+    a, b, c, d, e, f = launch.call_arguments
+    assert (a, b, c, f) == (Multiple(1024), Multiple(32), Multiple(32), Multiple(32))
+    assert d is None and e is None  # changed by `+=`, or a plain run-time value: nothing known
+
+
+def test_a_multiple_is_never_taken_for_a_block_shape():
+    src = """__global__ void k(int n);
+int main(int argc, char **argv) {
+    int threads = atoi(argv[1]) * 64;
+    k<<<1, threads>>>(threads);
+}"""
+    (launch,) = launches(src)
+    assert launch.block is None and launch.call_arguments == (Multiple(64),)
 
 
 def test_a_wrapper_with_no_call_in_the_unit_keeps_its_parameters_run_time_values():

@@ -44,6 +44,12 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
 * min_bounded_guard.cu: a guard against `min(k, x)` admits no thread at or past k whatever x is
   (`tx < min(32, n)` keeps warps 1 and 2 of a 68-thread block out of a 32-column ring buffer); with
   `min(64, n)` two warps meet. (Found in test5's triage, built after it was measured.)
+* launch_argument_multiples.cu: a bound the host code computes as a multiple of a constant
+  (`nbodies * 1024`, `chunks << 5`, a launch passing 512 beside one passing `k * 1024`) is that
+  multiple whatever the run-time factor: an early return or a grid-stride loop on it splits no block
+  when the factor is a multiple of the block, a guarded full-mask shuffle no warp when it is one of
+  32; a multiple of 32 against a block of 256, or of 16 against a warp, keeps the finding. (From the
+  input-invariant class of test3's and test4's triage, built after test5.)
 * lock_critical_section.cu: accesses between a spin lock's acquisition (`while (atomicCAS(lock, 0,
   1) != 0);`) and its release (`atomicExch(lock, 0)`) are taken by one block at a time: no RACE003
   across blocks; the same update without the lock is one. (Also after test3.)
@@ -72,6 +78,7 @@ CLASSES = {
     "launch_constant_arguments": ["RACE", "WARP", "SHFL"],
     "atomic_min_precheck": ["RACE", "WARP"],
     "min_bounded_guard": ["RACE", "WARP"],
+    "launch_argument_multiples": ["SYNC", "SHFL"],
 }
 
 

@@ -14,6 +14,7 @@ from itertools import repeat
 from math import gcd
 from typing import Optional
 
+from ..frontend.launch_expr import Multiple
 from ..frontend.ir import (
     Immediate, Instruction, Negated, PairOperand, Register, Symbol, VectorOperand,
 )
@@ -826,11 +827,12 @@ class LaneEvaluator:
     def _float_symbol(self, imm: Immediate):
         return self.table.value(("float", imm.text), f"float {imm.text}")
 
-    def _passed_value(self, ins: Instruction, name: str, offset: int) -> Optional[int]:
+    def _passed_value(self, ins: Instruction, name: str, offset: int):
         """The value of an integer kernel parameter when every launch of this block shape passes
         the same one (`k<<<1, 256>>>(8, p)`: `threads` is 8 in this program), as the load reads it
-        (truncated to its width, signed types sign-extended); None otherwise. Findings note the
-        values read so (`passed_parameters`)."""
+        (truncated to its width, signed types sign-extended); a Multiple when the launches pass
+        different or run-time values that are all multiples of one factor (`nbodies * 1024`, or 512
+        and 1024); None otherwise. Findings note the values read so (`passed_parameters`)."""
         arguments = getattr(self.shape, "arguments", None)
         if not arguments or offset or ins.type is None or ins.type[0] not in "usb":
             return None
@@ -839,12 +841,22 @@ class LaneEvaluator:
         if position is None or position >= len(arguments) or params[position].array_dims:
             return None
         values = arguments[position]
-        if not values or len(values) != 1:
-            return None
-        (value,) = values
         bits = ins.type_bits
-        if type(value) is not int or params[position].type[0] not in "usb" or bits not in (8, 16, 32, 64):
+        if not values or params[position].type[0] not in "usb" or bits not in (8, 16, 32, 64):
             return None
+        if len(values) != 1 or type(next(iter(values))) is not int:
+            if not all(type(v) is int or isinstance(v, Multiple) for v in values):
+                return None
+            factor = 0
+            for v in values:
+                factor = gcd(factor, v.factor if isinstance(v, Multiple) else v)
+            # a factor that wraps at the load's width says nothing; powers of two survive wrapping
+            factor = min(factor, 1 << (bits - 2)) if factor & (factor - 1) == 0 else factor
+            if factor < 2 or factor >= 1 << (bits - 1):
+                return None
+            self.passed_parameters[position] = Multiple(factor)
+            return Multiple(factor)
+        (value,) = values
         value &= (1 << bits) - 1
         if ins.type[0] == "s" and value >> (bits - 1):
             value -= 1 << bits
@@ -1634,6 +1646,11 @@ class LaneEvaluator:
             name = mem.base.name if mem is not None and isinstance(mem.base, Symbol) else "?"
             if name in self._kernel_params:
                 passed = self._passed_value(ins, name, mem.offset)
+                if isinstance(passed, Multiple):  # factor * q, q some integer the same in every thread
+                    # keyed as a parameter (rules ask whether a value comes from the kernel's inputs)
+                    quotient = self.table.value(("param", name, mem.offset, passed.factor),
+                                                f"kernel parameter {name} / {passed.factor}", True)
+                    return uniform_vector(S.scale(quotient, passed.factor), self.n)
                 if passed is not None:
                     return uniform_vector(S.const(passed), self.n)
                 return self._uniform_unknown(("param", name, mem.offset), f"kernel parameter {name}")

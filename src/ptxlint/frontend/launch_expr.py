@@ -5,7 +5,9 @@ Python ints, `(x, y, z)` tuples for `dim3`, `Braces` for `{a, b, c}` lists and d
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
+from math import gcd
 
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError
@@ -20,6 +22,35 @@ _MIN_MAX = {"min", "max", "std::min", "std::max", "::min", "::max", "cuda::std::
 
 class Braces(tuple):
     """A `{a, b, c}` list; elements that are not compile-time values are `Unknown` instances."""
+
+
+@dataclass(frozen=True)
+class Multiple:
+    """An integer the host code does not give whose form says it is a multiple of `factor`:
+    `nbodies * 1024`, `size << 20`, the sum of two such. Names evaluate to `Multiple(1)` only where a
+    caller asks for factors (`ValueResolver._multiple`); everywhere else they stay Unknown."""
+
+    factor: int
+
+    def __str__(self) -> str:
+        return f"a multiple of {self.factor}"
+
+
+def _factor(v) -> int:
+    return v.factor if isinstance(v, Multiple) else abs(_int(v))
+
+
+def _multiple_binop(op: str, a, b):
+    """`a op b` where a side is a Multiple: products multiply factors, sums keep the common one,
+    a left shift by a known count scales; any other operation loses what is known."""
+    if op == "mul":
+        f = _factor(a) * _factor(b)
+        return 0 if f == 0 else Multiple(f)
+    if op in ("add", "sub"):
+        return Multiple(gcd(_factor(a), _factor(b)))
+    if op == "shl" and isinstance(a, Multiple) and not isinstance(b, Multiple) and 0 <= _int(b) <= 63:
+        return Multiple(a.factor << _int(b))
+    raise Unknown("an operation on a value the host code does not give")
 
 
 @lru_cache(maxsize=1)
@@ -42,19 +73,21 @@ def tokens_text(tokens) -> str:
     return " ".join(t.text for t in tokens)
 
 
-def evaluate_tokens(tokens, lookup):
+def evaluate_tokens(tokens, lookup, factors: bool = False):
     """Value of the expression made of `tokens`; `lookup(name)` gives a name's value or raises
-    Unknown. A token that carries a doubt (see cpp_preprocess) makes the value unknown."""
+    Unknown. A token that carries a doubt (see cpp_preprocess) makes the value unknown. With
+    `factors`, an operand that is not a compile-time value is some integer (`Multiple(1)`), so
+    `atoi(s) * 64` is a Multiple(64)."""
     for t in tokens:
         if t.doubt:
             raise Unknown(t.doubt)
     if not tokens:
         raise Unknown("empty expression")
-    return evaluate_text(tokens_text(tokens), lookup)
+    return evaluate_text(tokens_text(tokens), lookup, factors)
 
 
-def evaluate_text(text: str, lookup):
-    return Evaluator(lookup).eval(parse_expression(text))
+def evaluate_text(text: str, lookup, factors: bool = False):
+    return Evaluator(lookup, factors).eval(parse_expression(text))
 
 
 def parse_int_literal(text: str) -> int:
@@ -99,8 +132,9 @@ def _int(v, what="value"):
 class Evaluator:
     """Evaluates a parse tree of launch.lark with a name lookup."""
 
-    def __init__(self, lookup):
+    def __init__(self, lookup, factors: bool = False):
         self.lookup = lookup
+        self.factors = factors  # operands that are not values read as Multiple(1) (evaluate_tokens)
 
     def eval(self, tree):
         if isinstance(tree, Token):
@@ -110,10 +144,20 @@ class Evaluator:
             binop = _BINARY.get(tree.data)
             if binop is None:
                 raise Unknown(f"ptxlint does not evaluate `{tree.data}`")
-            a = _int(self.eval(tree.children[0]))
-            b = _int(self.eval(tree.children[1]))
-            return binop(a, b)
+            a = self._operand(tree.children[0])
+            b = self._operand(tree.children[1])
+            if isinstance(a, Multiple) or isinstance(b, Multiple):
+                return _multiple_binop(tree.data, a, b)
+            return binop(_int(a), _int(b))
         return method(tree.children)
+
+    def _operand(self, tree):
+        if not self.factors:
+            return self.eval(tree)
+        try:
+            return self.eval(tree)
+        except Unknown:
+            return Multiple(1)
 
     # ---- literals and names
     def _int_lit(self, c):
@@ -183,6 +227,8 @@ class Evaluator:
     def _convert(self, ty, v):
         if "float" in ty or "double" in ty:
             raise Unknown(f"a conversion to {ty}")
+        if isinstance(v, Multiple):
+            return Multiple(v.factor & -v.factor)  # wrapping to the type's width keeps powers of two
         v = _int(v)
         words = ty.replace("const", "").replace("volatile", "").split()
         if "bool" in words:

@@ -11,6 +11,7 @@ from ..analysis.uniformity import BLOCK, CTA, WARP
 from ..diagnostics import Diagnostic
 from ..frontend.demangle import demangle, without_parameters
 from ..frontend.ir import Function, Immediate, Instruction, OperandList, Symbol
+from ..frontend.launch_expr import Multiple
 from ..gate import read_lines
 from ..frontend.sourcemap import user_location
 from .registry import RuleDoc, register
@@ -179,10 +180,15 @@ def assumptions(ctx, architecture: Optional[str] = None) -> list:
     grid axes the launches pin (`LaneEvaluator.passed_parameters`, `one_block_axes`)."""
     notes = [f"assumed {ctx.launch.describe()}", architecture or f"architecture {ctx.module.arch or 'unknown'}"]
     passed = ctx.lanes.passed_parameters
-    if passed:
+    exact = {i: v for i, v in passed.items() if type(v) is int}
+    if exact:
         values = ", ".join(f"{_param_text(ctx.function, ctx.function.params[i].name)} = {v}"
-                           for i, v in sorted(passed.items()))
+                           for i, v in sorted(exact.items()))
         notes.append(f"assumed {values}: the value every launch of this block passes")
+    for i, v in sorted(passed.items()):
+        if i not in exact:  # a Multiple: what the host expressions of every launch show
+            notes.append(f"assumed {_param_text(ctx.function, ctx.function.params[i].name)} is {v}: "
+                         f"every launch of this block passes one")
     if ctx.lanes.one_block_axes:
         axes = "".join(sorted(ctx.lanes.one_block_axes))
         notes.append(f"assumed one block along {axes} ({ctx.launch.grid_source})")
@@ -686,10 +692,12 @@ def launches_rule_out(ctx, branch, multiple: int) -> bool:
         return False
     position = names.index(bound[1][0])
     values = arguments[position] if position < len(arguments) else None
-    if not values or not all(isinstance(v, int) for v in values):
+    if not values or not all(isinstance(v, (int, Multiple)) for v in values):
         return False  # none passed, or a pointer argument (a PointerOffset), which bounds nothing here
     if bound[2] == "global":
-        return all(v % multiple == 0 for v in values)
+        return all((v.factor if isinstance(v, Multiple) else v) % multiple == 0 for v in values)
+    if any(isinstance(v, Multiple) for v in values):
+        return False  # a multiple of k may still be below the block's thread count
     return all(v <= 0 or v >= ctx.launch.threads for v in values)
 
 
@@ -713,12 +721,17 @@ def _index_against(lanes, compares: set, threads: int) -> Optional[str]:
     """"global" when every comparison is `i < n` (or its complement) with i = blockIdx * threads +
     the thread's linear index and n one parameter; "block" when i is the thread's linear index
     alone; else None. The known parts of i must run over 0 .. threads - 1, one per thread."""
-    consts, moving = set(), set()
+    consts, moving, spans = set(), set(), set()
     for _, base, _, x, y in compares:
         if base not in ("lt", "lo"):
             return None
         index, bound = (x, y) if len(y[1]) == 1 and _is_param(lanes, y[1][0][0]) else (y, x)
-        if bound[0] != 0 or len(bound[1]) != 1 or bound[1][0][1] != 1 or not _is_param(lanes, bound[1][0][0]):
+        if bound[0] != 0 or len(bound[1]) != 1 or not _is_param(lanes, bound[1][0][0]):
+            return None
+        # the parameter itself: coefficient 1, or its factor when the launches pass multiples (n = k * q)
+        key = _key(lanes, bound[1][0][0])
+        factor = key[3] if len(key) > 3 else 1
+        if bound[1][0][1] != factor:
             return None
         # a grid-stride loop's index also carries the loop's one uniform unknown, stepped by a multiple
         # of the block's thread count: it moves whole blocks, as blockIdx does
@@ -728,7 +741,12 @@ def _index_against(lanes, compares: set, threads: int) -> Optional[str]:
             return None
         consts.add(index[0])
         moving.add(bool(rest))
-    if len(moving) != 1 or consts != set(range(threads)):
+        # against k * q, threads between two multiples of k compare alike: the evaluator keeps one each
+        spans.add(factor)
+    if len(spans) == 1:
+        (factor,) = spans
+        consts = {c // factor * factor for c in consts}
+    if len(moving) != 1 or len(spans) != 1 or consts != {c // factor * factor for c in range(threads)}:
         return None
     return "global" if moving == {True} else "block"
 

@@ -38,6 +38,10 @@ class LaunchFinder(Brackets, DeclarationReader, BodyWalker, ValueResolver, Launc
         self._collecting = False
         self._evaluating: set = set()
         self._value_cache: dict = {}
+        # while an argument's factor is asked for (`_multiple`), names the host code does not give
+        # read as Multiple(1); their values are cached apart so no exact read sees one
+        self._factor_mode = False
+        self._factor_cache: dict = {}
         self._assumed: set = set()  # what the values read for the launch being recorded assume
 
     def run(self):

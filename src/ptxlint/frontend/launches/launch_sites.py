@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..cpp_preprocess import IDENT, Unknown
-from ..launch_expr import as_block
+from ..launch_expr import Multiple, as_block
 from .launch import HOW_CHEVRONS, LAUNCH_APIS, MAX_BLOCK_THREADS, Launch, PointerOffset
 from .matching import canonical_type
 from .syntax import _INT_TYPES, _arg_text, _type_text, element_size
@@ -214,8 +214,9 @@ class LaunchSites:
             self.launches.append((first, len(self.launches), launch))
 
     def _call_argument_values(self, frame, chain, call, pos, region) -> tuple:
-        """The integer value of each argument of the kernel call `(...)` at token `call`, None for
-        one that is not a value the host code gives (a pointer, a run-time input)."""
+        """The integer value of each argument of the kernel call `(...)` at token `call`: an int,
+        a PointerOffset, a Multiple where only a factor is known (`nbodies * 1024`), None for one
+        that is not a value the host code gives (a pointer, a run-time input)."""
         if call is None:
             return ()
         close = self._close(call)
@@ -225,7 +226,9 @@ class LaunchSites:
                 v = self._evaluate(frame, chain, a, b, pos, region, None)
             except (Unknown, RecursionError, ValueError, TypeError, ZeroDivisionError):
                 v = self._pointer_offset(frame, chain, a, b, pos, region)
-            values.append(v if isinstance(v, (int, PointerOffset)) and not isinstance(v, bool) else None)
+                if v is None:
+                    v = self._multiple(frame, chain, a, b, pos, region)
+            values.append(v if isinstance(v, (int, PointerOffset, Multiple)) and not isinstance(v, bool) else None)
         return tuple(values)
 
     def _pointer_offset(self, frame, chain, a, b, pos, region) -> Optional[PointerOffset]:

@@ -9,8 +9,10 @@ A mixin of `LaunchFinder` (finder.py); expressions themselves are evaluated by l
 
 from __future__ import annotations
 
+from typing import Optional
+
 from ..cpp_preprocess import Unknown
-from ..launch_expr import Braces, as_block, evaluate_tokens, to_dim3
+from ..launch_expr import Braces, Multiple, as_block, evaluate_tokens, to_dim3
 from .launch import DEFAULT_RUN
 from .structure import Decl
 from .syntax import _CONFIG_FIELDS, _CONFIG_TYPES, _DIM3_TYPES, _INT_TYPES
@@ -485,7 +487,7 @@ class ValueResolver:
         """Value of the expression in tokens a..b, seen from `pos`."""
         toks = self.toks[a:b]
 
-        def lookup(name):
+        def exact(name):
             if frame is None:
                 d = self._lookup_registry(prefix or "", name, pos)
                 if d is None:
@@ -495,7 +497,29 @@ class ValueResolver:
                 return self._value_of_global(d, pos, region)
             return self._value(frame, chain, name, pos, region)
 
-        return evaluate_tokens(toks, lookup)
+        def lookup(name):
+            try:
+                return exact(name)
+            except Unknown:
+                if self._factor_mode:
+                    return Multiple(1)  # some integer: what its neighbours in the expression say is kept
+                raise
+
+        return evaluate_tokens(toks, lookup, self._factor_mode)
+
+    def _multiple(self, frame, chain, a, b, pos, region) -> Optional[Multiple]:
+        """The factor the expression in tokens a..b is a multiple of, whatever the values the host
+        code does not give (`nbodies * 1024` -> Multiple(1024), through variables initialised or
+        assigned so); None when no factor above 1 is known."""
+        outer = self._value_cache
+        self._factor_mode, self._value_cache = True, self._factor_cache
+        try:
+            value = self._evaluate(frame, chain, a, b, pos, region, None)
+        except (Unknown, RecursionError, ValueError, TypeError, ZeroDivisionError):
+            return None
+        finally:
+            self._factor_mode, self._value_cache = False, outer
+        return value if isinstance(value, Multiple) and value.factor > 1 else None
 
     def _value_of_global(self, d, pos, region):
         if d.region and region[:len(d.region)] != d.region:

@@ -8,6 +8,7 @@ import pytest
 
 from ptxlint.frontend.grammar_file import grammar_path
 from ptxlint.frontend.launch_expr import Multiple
+from ptxlint.frontend.launches.launch import CoversGrid
 from ptxlint.frontend.launches import Launch, canonical_type, find_launches, launches_for_function
 from ptxlint.frontend.parser import parse_ptx_file
 from support import REPO, SAMPLES, VALIDATION, run_cli
@@ -800,6 +801,40 @@ int main(int argc, char **argv) {
     a, b, c, d, e, f = launch.call_arguments
     assert (a, b, c, f) == (Multiple(1024), Multiple(32), Multiple(32), Multiple(32))
     assert d is None and e is None  # changed by `+=`, or a plain run-time value: nothing known
+
+
+def test_a_bound_the_grid_floor_divides_is_marked_as_covering_the_grid():
+    src = """__global__ void k(float *x, int n, int m);
+int main(int argc, char **argv) {
+    int n = atoi(argv[1]), m = atoi(argv[2]);
+    k<<<n / 256, 256>>>(0, n, m);
+    int blocks = (m) / 512;
+    k<<<blocks, 256>>>(0, n, m);
+    k<<<(n + 255) / 256, 256>>>(0, n, m);
+    k<<<n / 64, 256>>>(0, n, m);
+}"""
+    found = [l.call_arguments[1:] for l in launches(src)]
+    assert found == [(CoversGrid(), None), (None, CoversGrid()), (None, None), (None, None)]
+
+
+def test_host_checks_before_the_launch_make_an_argument_a_multiple():
+    src = """__global__ void k(int a, int b, int c, int d, int e);
+void run(int n, int m, int p, int q, int r) {
+    assert(n % 32 == 0);
+    if (m % 64 != 0) { fprintf(stderr, "m"); abort(); }
+    if (q % 128 != 0) return;
+    q = q + 1;
+    if (!(p % 16 == 0)) { fprintf(stderr, "only a warning"); }
+    if (r % 256 == 0 || r == 1) return;
+    if (r % 512 == 0) {
+        k<<<1, 256>>>(n, m, p, q, r);
+    }
+}
+int main(int argc, char **argv) { run(atoi(argv[1]), atoi(argv[2]), atoi(argv[3]), atoi(argv[4]), atoi(argv[5])); }"""
+    (launch,) = launches(src)
+    # an assertion, a test that aborts, a branch around the launch; not a warning, not a value
+    # changed after its check, not one side of an `||`
+    assert launch.call_arguments == (Multiple(32), Multiple(64), None, None, Multiple(512))
 
 
 def test_a_multiple_is_never_taken_for_a_block_shape():

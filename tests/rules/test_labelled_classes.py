@@ -50,6 +50,16 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   when the factor is a multiple of the block, a guarded full-mask shuffle no warp when it is one of
   32; a multiple of 32 against a block of 256, or of 16 against a warp, keeps the finding. (From the
   input-invariant class of test3's and test4's triage, built after test5.)
+* launch_grid_cover.cu: a grid that is the bound's floor division by at least the block
+  (`k<<<n / 256, 256>>>(x, n)`, directly or through `blocks = n / 256`) launches no thread at or
+  past n: an early return or a guard on `i < n` splits no block or warp; a rounded-up grid, a
+  divisor below the block, or a grid-stride loop's later passes keep the finding. (Input-invariant
+  class of test3's triage, built after test5.)
+* host_checked_multiples.cu: a bound the host code checks before the launch (`assert(n % 32 ==
+  0)`, `if (n % 256 != 0) { ...; exit(1); }`, or a launch inside `if (n % 256 == 0)`) is a multiple
+  of what it checks: the guard splits no warp or block; a check for 16, or one that only warns and
+  goes on, keeps the finding. (Host-asserted warp-uniform guards of the first test half's triage,
+  built after test5.)
 * lock_critical_section.cu: accesses between a spin lock's acquisition (`while (atomicCAS(lock, 0,
   1) != 0);`) and its release (`atomicExch(lock, 0)`) are taken by one block at a time: no RACE003
   across blocks; the same update without the lock is one. (Also after test3.)
@@ -79,6 +89,8 @@ CLASSES = {
     "atomic_min_precheck": ["RACE", "WARP"],
     "min_bounded_guard": ["RACE", "WARP"],
     "launch_argument_multiples": ["SYNC", "SHFL"],
+    "launch_grid_cover": ["SYNC", "SHFL"],
+    "host_checked_multiples": ["SYNC", "SHFL"],
 }
 
 

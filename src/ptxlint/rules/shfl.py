@@ -131,8 +131,11 @@ def check_mask(ctx):
         exited = branch_block is not None and _leaves(ctx, branch_block, block) and \
             is_early_exit(ctx, u.branch_instruction(branch_block), ins)
         in_loop = branch_block is not None and not exited and in_loop_exit(ctx, branch_block, block)
-        if (exited or in_loop) and not missing and launches_rule_out(ctx, u.branch_instruction(branch_block), 32):
-            continue  # every launch passes a bound that is a multiple of 32: no warp splits in this program
+        if branch_block is not None and not missing and \
+                launches_rule_out(ctx, u.branch_instruction(branch_block), 32):
+            # every launch passes a bound that is a multiple of 32, or one no launched thread reaches:
+            # the exit, loop or guard splits no warp in this program
+            continue
         reason = why or "the lanes are known inactive"
         severity = "error"
         if exited:

@@ -12,6 +12,7 @@ from ..diagnostics import Diagnostic
 from ..frontend.demangle import demangle, without_parameters
 from ..frontend.ir import Function, Immediate, Instruction, OperandList, Symbol
 from ..frontend.launch_expr import Multiple
+from ..frontend.launches.launch import CoversGrid
 from ..gate import read_lines
 from ..frontend.sourcemap import user_location
 from .registry import RuleDoc, register
@@ -639,13 +640,7 @@ def exit_bound(ctx, branch) -> Optional[tuple]:
     if branch is None or branch.guard is None:
         return None
     lanes = ctx.lanes
-    values = lanes.register(branch, branch.guard)
-    compares = set()
-    for v in values:
-        for sym, _ in v[1]:
-            key = _key(lanes, sym)
-            if key and key[0] == "compare":
-                compares.add(key)
+    compares = _exit_compares(lanes, branch)
     params = sorted({k[1] for key in compares for side in key[3:] for sym, _ in side[1]
                      for k in [_key(lanes, sym)] if k and k[0] == "param"})
     if not params:
@@ -653,6 +648,33 @@ def exit_bound(ctx, branch) -> Optional[tuple]:
     names = " and ".join(_param_text(ctx.function, p) for p in params)
     index = _index_against(lanes, compares, ctx.launch.threads) if len(params) == 1 else None
     return names, params, index
+
+
+def _exit_compares(lanes, branch) -> set:
+    """The keys of the comparisons the branch's guard is made of, in any thread."""
+    compares = set()
+    for v in lanes.register(branch, branch.guard):
+        for sym, _ in v[1]:
+            key = _key(lanes, sym)
+            if key and key[0] == "compare":
+                compares.add(key)
+    return compares
+
+
+def _strides_grid(ctx, param: str) -> bool:
+    """Does some branch of the kernel test `param` against an index that carries a grid-stride
+    loop's passes (`i += gridDim.x * blockDim.x`)? A bound the first pass never reaches may still
+    cut a later one, and the loop's entry test and its exit test are separate branches."""
+    lanes, threads = ctx.lanes, ctx.launch.threads
+    for ins in ctx.function.instructions:
+        if ins.op != "bra" or ins.guard is None:
+            continue
+        for key in _exit_compares(lanes, ins):
+            syms = [(sym, coef) for side in key[3:] for sym, coef in side[1]]
+            if any((_key(lanes, sym) or ())[1:2] == (param,) for sym, _ in syms) and \
+                    any(_strides_by_blocks(lanes, sym, coef, threads) for sym, coef in syms):
+                return True
+    return False
 
 
 def _exit_depends_on_input(ctx, branch) -> Optional[str]:
@@ -677,7 +699,8 @@ def _exit_depends_on_input(ctx, branch) -> Optional[str]:
 def launches_rule_out(ctx, branch, multiple: int) -> bool:
     """Does every launch the host code makes of this kernel (with this block) pass, for the one
     parameter an exit or loop test compares a global thread index with, a value that is a multiple
-    of `multiple` (the block's thread count; 32 for a warp)? Then the test never splits a block (a
+    of `multiple` (the block's thread count; 32 for a warp), or one its grid floor-divides
+    (`<<<n / 256, 256>>>(.., n)`: no launched thread reaches it)? Then the test never splits a block (a
     warp) in this program, whatever it would do for other inputs: a finding that depends on it does
     not hold for the launches the code really uses. For a test on the thread's index in the block,
     a bound of 0 or at least the block's thread count splits nothing either."""
@@ -692,11 +715,16 @@ def launches_rule_out(ctx, branch, multiple: int) -> bool:
         return False
     position = names.index(bound[1][0])
     values = arguments[position] if position < len(arguments) else None
-    if not values or not all(isinstance(v, (int, Multiple)) for v in values):
+    if not values or not all(isinstance(v, (int, Multiple, CoversGrid)) for v in values):
         return False  # none passed, or a pointer argument (a PointerOffset), which bounds nothing here
     if bound[2] == "global":
-        return all((v.factor if isinstance(v, Multiple) else v) % multiple == 0 for v in values)
-    if any(isinstance(v, Multiple) for v in values):
+        # a bound at least the grid's threads (`<<<n / 256, 256>>>(.., n)`) is reached by no launched
+        # thread in its first pass; a grid-stride loop's later passes may still cross it
+        if any(isinstance(v, CoversGrid) for v in values) and _strides_grid(ctx, bound[1][0]):
+            return False
+        return all(isinstance(v, CoversGrid) or (v.factor if isinstance(v, Multiple) else v) % multiple == 0
+                   for v in values)
+    if any(isinstance(v, (Multiple, CoversGrid)) for v in values):
         return False  # a multiple of k may still be below the block's thread count
     return all(v <= 0 or v >= ctx.launch.threads for v in values)
 

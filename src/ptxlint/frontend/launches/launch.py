@@ -37,6 +37,16 @@ class PointerOffset:
 
 
 @dataclass(frozen=True)
+class CoversGrid:
+    """An argument the launch's grid is its floor division by at least the block's x extent
+    (`k<<<n / 256, 256>>>(x, n)`, or a `blocks = n / 256` the grid names): the grid times the block
+    is at most the argument, so no launched thread's global x index reaches it."""
+
+    def __str__(self) -> str:
+        return "at least the grid's threads along x"
+
+
+@dataclass(frozen=True)
 class Launch:
     """One launch statement (for a function template: under one set of its template arguments)."""
 

@@ -11,10 +11,15 @@ from typing import Optional
 
 from ..cpp_preprocess import IDENT, Unknown
 from ..launch_expr import Multiple, as_block
-from .launch import HOW_CHEVRONS, LAUNCH_APIS, MAX_BLOCK_THREADS, Launch, PointerOffset
+from .launch import HOW_CHEVRONS, LAUNCH_APIS, MAX_BLOCK_THREADS, CoversGrid, Launch, PointerOffset
 from .matching import canonical_type
 from .syntax import _INT_TYPES, _arg_text, _type_text, element_size
 from .values import _value_kind
+
+
+# binary and ternary operators: a grid `n / 256` has `/` as its only one outside brackets
+_OPERATORS = {"+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "&&", "||", "?", ":", "<", ">", "<=", ">=",
+              "==", "!=", "="}
 
 
 class LaunchSites:
@@ -206,6 +211,10 @@ class LaunchSites:
         if args is not None:
             args = tuple(str(x) for x in args)
         call_arguments = self._call_argument_values(frame, chain, call, first, region)
+        if grid is not None and block is not None and block[1:] == (1, 1) and None in call_arguments:
+            covered = self._grid_covered_argument(frame, chain, grid, call, block[0], first, region)
+            if covered is not None and call_arguments[covered] is None:
+                call_arguments = call_arguments[:covered] + (CoversGrid(),) + call_arguments[covered + 1:]
         assumes = "; ".join(sorted(self._assumed)) or None
         launch = Launch(name, args, block, tok.path, tok.line, how, why, qual, grid_dims, grid_why, assumes,
                         deduced is not None, open_params, call_arguments)
@@ -230,6 +239,58 @@ class LaunchSites:
                     v = self._multiple(frame, chain, a, b, pos, region)
             values.append(v if isinstance(v, (int, PointerOffset, Multiple)) and not isinstance(v, bool) else None)
         return tuple(values)
+
+    def _grid_covered_argument(self, frame, chain, grid, call, block_x, pos, region) -> Optional[int]:
+        """The position of the call argument that the grid floor-divides by at least `block_x`
+        (`k<<<n / 256, 256>>>(p, n)`; also through a variable the grid names, `int blocks = n / 256`
+        or `dim3 grid(n / 256)`, that nothing changes after): every launched thread's global x
+        index is then below that argument. None when the grid has no such form."""
+        a, b = self._without_parens(*grid)
+        toks = self.toks
+        if b - a == 1 and toks[a].kind == IDENT:
+            decl, dframe = self._lookup_decl(frame, chain, toks[a].text, pos)
+            if decl is None or decl.kind != "var" or decl.init is None or dframe is not frame \
+                    or any(m.pos > decl.pos for m in frame.mods.get(decl.name, [])):
+                return None
+            how, a, b = decl.init
+            if how != "=":
+                pieces = self._split_commas(a, b)
+                if not pieces:
+                    return None
+                a, b = pieces[0]
+            a, b = self._without_parens(a, b)
+        ops = [j for j in self._top_level(a, b) if toks[j].text in _OPERATORS]
+        if len(ops) != 1 or toks[ops[0]].text != "/":
+            return None
+        j = ops[0]
+        try:
+            divisor = self._evaluate(frame, chain, j + 1, b, pos, region, None)
+        except (Unknown, RecursionError, ValueError, TypeError, ZeroDivisionError):
+            return None
+        if not isinstance(divisor, int) or isinstance(divisor, bool) or divisor < block_x:
+            return None
+        dividend = _type_text(toks[slice(*self._without_parens(a, j))])
+        for position, (x, y) in enumerate(self._split_commas(call + 1, self._close(call), angles=True)):
+            if _type_text(toks[slice(*self._without_parens(x, y))]) == dividend:
+                return position
+        return None
+
+    def _without_parens(self, a, b):
+        """a..b without parentheses around the whole of it."""
+        while b - a >= 2 and self.toks[a].text == "(" and self.match[a] == b - 1:
+            a, b = a + 1, b - 1
+        return a, b
+
+    def _top_level(self, a, b) -> list:
+        """The token indices in a..b outside any bracket."""
+        out, k = [], a
+        while k < b:
+            if self.toks[k].text in ("(", "[", "{"):
+                k = self._close(k, b) + 1
+                continue
+            out.append(k)
+            k += 1
+        return out
 
     def _pointer_offset(self, frame, chain, a, b, pos, region) -> Optional[PointerOffset]:
         """`p + k`, `k + p` or `&p[k]` with `p` a pointer to a type of known size and `k` a

@@ -9,9 +9,10 @@ A mixin of `LaunchFinder` (finder.py); expressions themselves are evaluated by l
 
 from __future__ import annotations
 
+from math import gcd
 from typing import Optional
 
-from ..cpp_preprocess import Unknown
+from ..cpp_preprocess import IDENT, Unknown
 from ..launch_expr import Braces, Multiple, as_block, evaluate_tokens, to_dim3
 from .launch import DEFAULT_RUN
 from .structure import Decl
@@ -502,10 +503,75 @@ class ValueResolver:
                 return exact(name)
             except Unknown:
                 if self._factor_mode:
-                    return Multiple(1)  # some integer: what its neighbours in the expression say is kept
+                    # some integer: a multiple of what the host code checks of it before the use,
+                    # and what its neighbours in the expression say is kept
+                    return Multiple(self._checked_factor(frame, chain, name, pos) if frame is not None else 1)
                 raise
 
         return evaluate_tokens(toks, lookup, self._factor_mode)
+
+    def _checked_factor(self, frame, chain, name, pos) -> int:
+        """The factor the host code makes sure `name` is a multiple of where it is used at `pos`:
+        an `assert(name % K == 0)` (any call named like an assertion) or an `if (name % K != 0)`
+        that leaves (returns, throws, aborts) in the straight-line code before the use, or an
+        `if (name % K == 0)` whose branch holds the use; 1 when none says so. The variable must not
+        change between the check and the use."""
+        toks = self.toks
+        use = self._node_at(frame.root, pos)
+        factor = 1
+        child = use
+        for anc in list(use.ancestors())[1:]:
+            if anc.kind == "if" and anc.head is not None and anc.children and anc.children[0] is child:
+                factor = _lcm(factor, self._divisor_in(frame, chain, *anc.head, name, pos, negated=False))
+            if anc.kind == "block":
+                for s in anc.children:
+                    if s is child:
+                        break
+                    k = 1
+                    if s.kind == "simple" and any(t.kind == IDENT and "assert" in t.text.lower()
+                                                  for t in toks[s.start:s.end]):  # also assert's expansion
+                        k = self._divisor_in(frame, chain, s.start, s.end, name, pos, negated=False)
+                    elif s.kind == "if" and s.head is not None and len(s.children) == 1 and self._leaves(s.children[0]):
+                        k = self._divisor_in(frame, chain, *s.head, name, pos, negated=True)
+                    if k > 1 and not self._modified_between(frame, name, s.start, pos):
+                        factor = _lcm(factor, k)
+            child = anc
+        return factor
+
+    def _leaves(self, node) -> bool:
+        """Does the statement end the function or the program (return, throw, an abort or exit call)?"""
+        if self._ends_with_jump(node):
+            return True
+        return any(t.kind == IDENT and ("abort" in t.text.lower() or t.text in ("exit", "_exit", "__assert_fail"))
+                   for t in self.toks[node.start:node.end])
+
+    def _divisor_in(self, frame, chain, a, b, name, pos, negated: bool) -> int:
+        """K where tokens a..b state `name % K == 0` (`!= 0` when `negated`; a `!( ... )` around
+        the whole flips it), as a conjunct: nothing else joined by `||`; 1 when they do not."""
+        toks = self.toks
+        while b - a >= 2 and toks[a].text == "(" and self.match[a] == b - 1:
+            a, b = a + 1, b - 1
+        if b - a >= 3 and toks[a].text == "!" and toks[a + 1].text == "(" and self.match[a + 1] == b - 1:
+            return self._divisor_in(frame, chain, a + 2, b - 1, name, pos, not negated)
+        if any(toks[j].text == "||" for j in range(a, b)):
+            return 1
+        want = "!=" if negated else "=="
+        for j in range(a, b - 4):
+            if toks[j].text != name or toks[j + 1].text != "%" or (j > a and toks[j - 1].text in (".", "->", "::")):
+                continue
+            k, end = j + 2, j + 3
+            if toks[k].text == "(":
+                end = self.match[k] + 1 if self.match[k] is not None else b
+            close = end < b and toks[end].text == ")" and j > a and toks[j - 1].text == "("
+            at = end + 1 if close else end
+            if at + 1 < b and toks[at].text == want and toks[at + 1].text == "0":
+                try:
+                    v = self._evaluate(frame, chain, k, end, pos, (), None)
+                except (Unknown, RecursionError, ValueError, TypeError, ZeroDivisionError):
+                    continue
+                if isinstance(v, int) and not isinstance(v, bool) and v > 1:
+                    return v
+        return 1
 
     def _multiple(self, frame, chain, a, b, pos, region) -> Optional[Multiple]:
         """The factor the expression in tokens a..b is a multiple of, whatever the values the host
@@ -629,3 +695,7 @@ def _is_argc(decl) -> bool:
     owner = decl.owner
     return (getattr(owner, "name", None) == "main" and not getattr(owner, "prefix", "")
             and owner.params and owner.params[0] is decl)
+
+
+def _lcm(a: int, b: int) -> int:
+    return a * b // gcd(a, b)

@@ -60,6 +60,11 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   of what it checks: the guard splits no warp or block; a check for 16, or one that only warns and
   goes on, keeps the finding. (Host-asserted warp-uniform guards of the first test half's triage,
   built after test5.)
+* fence_integer_offsets.cu: an integer parameter that only offsets indices (`parent = right + n`) is
+  no buffer, so volatile node stores of a tree build that nobody waits on do not share memory with
+  what its volatile loads observe; a data store followed by a flag another block spins on, with no
+  fence between, is still a publication (and its consumer's unfenced read a FENCE002). (Found in
+  test6's triage, NVIDIA warp's BVH builder; built after test6 was measured.)
 * lock_critical_section.cu: accesses between a spin lock's acquisition (`while (atomicCAS(lock, 0,
   1) != 0);`) and its release (`atomicExch(lock, 0)`) are taken by one block at a time: no RACE003
   across blocks; the same update without the lock is one. (Also after test3.)
@@ -91,6 +96,7 @@ CLASSES = {
     "launch_argument_multiples": ["SYNC", "SHFL"],
     "launch_grid_cover": ["SYNC", "SHFL"],
     "host_checked_multiples": ["SYNC", "SHFL"],
+    "fence_integer_offsets": ["FENCE", "RACE"],
 }
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..analysis.accesses import access_bits
-from ..analysis.lane_values import Varying, all_distinct_unknowns, as_affine, equal_per_thread
+from ..analysis.lane_values import Varying, all_distinct_unknowns, as_affine, bits_of, equal_per_thread
 from ..analysis.spaces import access_space
 from ..analysis.value_flow import value_flow
 from ..frontend.ir import Immediate, Instruction, Register, registers_in
@@ -98,8 +98,10 @@ class Publication:
     def __init__(self, ctx) -> None:
         self.ctx = ctx
         self._shared_names = {v.name for v in ctx.module.variables + ctx.function.variables if v.space == "shared"}
-        # names of memory: kernel parameters and non-shared variables (not PTX constants such as WARP_SZ)
-        self._memory_names = {p.name for p in ctx.function.params} | {
+        # names of memory: kernel parameters that can hold an address (64-bit, or a struct of them: an
+        # `int n` that only offsets an index is no buffer) and non-shared variables (not PTX
+        # constants such as WARP_SZ)
+        self._memory_names = {p.name for p in ctx.function.params if p.array_dims or bits_of(p.type) == 64} | {
             v.name for v in ctx.module.variables + ctx.function.variables if v.space != "shared"}
         fn = ctx.function
         used = self.used = set()  # registers some instruction reads

@@ -286,6 +286,8 @@ def _across_blocks(ctx, terms: _Terms, dims_read: set, first: SharedSite, second
     conditions the analysis cannot evaluate pair only where both may pass them (_both_may_run)."""
     same_store = first is second and first.instruction.op == "st"
     stored: dict = {}  # id(evaluation) -> its stored values, made once, not once per pair of evaluations
+    groups: dict = {}  # id(evaluation) -> its threads by the terms that do not move with blockIdx
+    splits: dict = {}  # id(evaluation) -> its threads with their terms split, in order
     for ea in first.evaluations:
         for eb in second.evaluations:
             accept = None
@@ -295,23 +297,36 @@ def _across_blocks(ctx, terms: _Terms, dims_read: set, first: SharedSite, second
             both_run = ea.unsure or eb.unsure
             if values_a is not None and values_b is not None or both_run:
                 accept = _PairTest(terms, ea, eb, values_a, values_b)
-            groups_b = {}
-            for t, at in eb.threads_at.items():
-                split = terms.split(t)
-                if split is not None:
-                    groups_b.setdefault(split[1], []).append((split[0], t, at))
-            for t, at_a in ea.threads_at.items():
-                split = terms.split(t)
-                if split is None:
-                    continue
-                block_a, rest = split
+            groups_b = _split_groups(groups, terms, eb)
+            for block_a, rest, t, at_a in _split_groups(splits, terms, ea, by_rest=False):
                 for block_b, tb, at_b in groups_b.get(rest, ()):
                     if block_a != block_b:
                         continue  # the two addresses move differently with blockIdx: not compared
-                    found = _adjacent(ctx, ea, eb, tb, at_a, at_b, block_a, dims_read, accept)
+                    found = _adjacent(ctx, ea, eb, tb, at_a, at_b, block_a, dims_read, accept, terms_a=t)
                     if found is not None:
                         return found
     return None
+
+
+def _split_groups(memo: dict, terms: _Terms, ev, by_rest: bool = True):
+    """The groups of `ev.threads_at` whose terms split into blockIdx coefficients and the rest
+    (`_Terms.split`), in their order: {rest: [(coefficients, terms, first byte -> threads)]}, or
+    without `by_rest` [(coefficients, rest, terms, first byte -> threads)]; made once per evaluation
+    and kept in `memo`."""
+    key = id(ev)
+    found = memo.get(key)
+    if found is None:
+        found = {} if by_rest else []
+        for t, at in ev.threads_at.items():
+            split = terms.split(t)
+            if split is None:
+                continue
+            if by_rest:
+                found.setdefault(split[1], []).append((split[0], t, at))
+            else:
+                found.append((split[0], split[1], t, at))
+        memo[key] = found
+    return found
 
 
 def _stored_values_once(stored: dict, ev):
@@ -469,11 +484,16 @@ def _equal_across_blocks(terms: _Terms, va: tuple, vb: tuple, dim: str, delta: O
     return True
 
 
-def _adjacent(ctx, ea, eb, terms_b, at_a: dict, at_b: dict, block: dict, dims_read: set, accept=None):
+def _adjacent(ctx, ea, eb, terms_b, at_a: dict, at_b: dict, block: dict, dims_read: set, accept=None,
+              terms_a=None):
+    """The first pair of the first access's threads (`at_a`: first byte -> threads, of `ea` at the
+    unknown terms `terms_a`) and the second's (`at_b`, of `eb` at `terms_b`) in neighbouring blocks
+    whose bytes meet, or None."""
     starts_b = eb.starts(terms_b)
-    if not starts_b or not at_a:
+    starts_a = ea.starts(terms_a) if terms_a is not None else sorted(at_a)  # sorted once per evaluation
+    if not starts_b or not starts_a:
         return None
-    lowest_a, highest_a = min(at_a), max(at_a)
+    lowest_a, highest_a = starts_a[0], starts_a[-1]
     for dim in sorted(dims_read):
         k = block.get(dim, 0)
         for shift in ((k, -k) if k else (0,)):

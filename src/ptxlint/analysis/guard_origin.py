@@ -94,7 +94,9 @@ class GuardOrigins:
                 if vector is None:
                     vector = vectors[k] = evaluator.register(d, r)
                 value = vector[t]
-                if P.known_truth(value) is None and P.literal(value, True)[0] in literals:
+                terms = value[1]
+                # P.literal(value, True)[0] of an unknown, inline: this test runs per thread and decider
+                if terms and (value if terms[0][1] >= 0 else P.p_not(value)) in literals:
                     out.add(t)
                     break
         return frozenset(out)

@@ -20,6 +20,7 @@ from typing import Optional
 
 from . import predicates as P
 from .budget import spend
+from .lane_values import Affine, Varying
 from ..frontend.ir import Instruction, Register
 
 MAX_DEFINITIONS = 400  # definitions followed per predicate; a guard's arithmetic is a few dozen
@@ -49,6 +50,8 @@ class GuardOrigins:
         self._sources: dict = {}    # (instruction index, register name) -> frozenset of sources
         self._deciders: dict = {}   # block id -> [(instruction, predicate register)] that may decide it
         self._per_thread: dict = {}  # (id of a symbol table, symbol) -> per-thread unknown?
+        # id of a symbol table -> (the table, {literal: per-thread unknown?}): accesses share most literals
+        self._literal_per_thread: dict = {}
 
     def sources(self, ins: Instruction, reg: Register) -> frozenset:
         """What `reg`, as `ins` reads it, is computed from: THREAD_INDEX, SHARED_LOAD, ATOMIC, INPUT."""
@@ -70,10 +73,10 @@ class GuardOrigins:
         if not deciders:
             return frozenset()
         table = evaluator.table
-        out = set()
-        vectors: list = [None] * len(deciders)  # each decider's per-thread values, read on first need
         per_thread_literals: dict = {}  # id of a thread's conditions -> its per-thread literals
-        per_thread: dict = {}  # literal -> _is_per_thread (threads share most literals)
+        # literal -> _is_per_thread; the table is kept with its answers, so that its id names no other
+        per_thread = self._literal_per_thread.setdefault(id(table), (table, {}))[1]
+        groups: dict = {}  # id of a thread's conditions -> (its per-thread literals, its threads)
         for t in unsure:
             found = conditions[t]
             literals = per_thread_literals.get(id(found))
@@ -86,18 +89,11 @@ class GuardOrigins:
                     if unknown:
                         literals.add(value)
                 per_thread_literals[id(found)] = literals
-            if not literals:
-                continue
-            for k, (d, r) in enumerate(deciders):
-                spend()
-                vector = vectors[k]
-                if vector is None:
-                    vector = vectors[k] = evaluator.register(d, r)
-                value = vector[t]
-                if P.known_truth(value) is None and P.literal(value, True)[0] in literals:
-                    out.add(t)
-                    break
-        return frozenset(out)
+                if literals:
+                    groups[id(found)] = (literals, [])
+            if literals:
+                groups[id(found)][1].append(t)
+        return frozenset(_threads_deciding(evaluator, deciders, list(groups.values())))
 
     def _deciding_predicates(self, ins: Instruction) -> list:
         """The guard of `ins` and the predicates of the conditional branches that end the blocks from
@@ -206,6 +202,64 @@ class GuardOrigins:
         if stack:
             found.add(INPUT)  # walk cut short: something else may feed it
         return frozenset(found)
+
+
+def _threads_deciding(evaluator, deciders: list, groups: list) -> set:
+    """The threads t of `groups` ([(literals, threads)]: threads that share one set of per-thread
+    literals) for which some decider's value in thread t, as the literal `P.literal(value, True)`,
+    is one of t's literals. Worked out decider by decider, for the threads not yet found: a decider
+    whose values share their unknown terms (Affine) or are each thread's own symbol (Varying) makes
+    literals of one form, and only the groups with a literal of that form are looked at. The
+    deciders' values are read in order, up to the last one some thread needs, as a loop over threads
+    and then deciders would read them (the evaluator numbers symbols in the order it makes them)."""
+    out: set = set()
+    pending = dict(enumerate(groups))  # group number -> (literals, threads not yet found)
+    by_form: dict = {}  # literal form -> the groups with a literal of that form
+    for number, (literals, _) in pending.items():
+        for form in _literal_forms(literals):
+            by_form.setdefault(form, []).append(number)
+    for d, r in deciders:
+        if not pending:
+            break
+        vector = evaluator.register(d, r)
+        kind = type(vector)
+        if kind is Affine:
+            terms = vector.terms
+            if not terms:
+                continue  # known in every thread: no literal
+            form = ("terms", tuple((sym, -c) for sym, c in terms) if terms[0][1] < 0 else terms)
+            candidates = [n for n in by_form.get(form, ()) if n in pending]
+        elif kind is Varying:
+            candidates = [n for n in by_form.get(("own", vector.base), ()) if n in pending]
+        else:
+            candidates = list(pending)
+        for number in candidates:
+            spend()
+            literals, threads = pending[number]
+            left = []
+            for t in threads:
+                value = vector[t]
+                terms_t = value[1]
+                if terms_t and (value if terms_t[0][1] >= 0 else P.p_not(value)) in literals:
+                    out.add(t)
+                else:
+                    left.append(t)
+            if left:
+                pending[number] = (literals, left)
+            else:
+                del pending[number]
+    return out
+
+
+def _literal_forms(literals: set) -> set:
+    """The forms of a set of literals: ("terms", the unknown terms) of each, and ("own", base) of
+    each that is one thread's own symbol `base#t` of a Varying vector."""
+    forms = {("terms", value[1]) for value in literals}
+    for value in literals:
+        terms = value[1]
+        if value[0] == 0 and len(terms) == 1 and terms[0][1] == 1 and "#" in terms[0][0]:
+            forms.add(("own", terms[0][0].rsplit("#", 1)[0]))
+    return forms
 
 
 def _memory_origin(ins: Instruction) -> Optional[str]:

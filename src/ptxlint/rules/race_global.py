@@ -285,32 +285,57 @@ def _across_blocks(ctx, terms: _Terms, dims_read: set, first: SharedSite, second
     itself, threads that store the same value (in their own blocks) are no pair. Threads under
     conditions the analysis cannot evaluate pair only where both may pass them (_both_may_run)."""
     same_store = first is second and first.instruction.op == "st"
+    stored: dict = {}  # id(evaluation) -> its stored values, made once, not once per pair of evaluations
+    groups: dict = {}  # id(evaluation) -> its threads by the terms that do not move with blockIdx
+    splits: dict = {}  # id(evaluation) -> its threads with their terms split, in order
     for ea in first.evaluations:
         for eb in second.evaluations:
             accept = None
             values_a = values_b = None
             if same_store:
-                values_a, values_b = _stored_values(ea), _stored_values(eb)
+                values_a, values_b = _stored_values_once(stored, ea), _stored_values_once(stored, eb)
             both_run = ea.unsure or eb.unsure
             if values_a is not None and values_b is not None or both_run:
                 accept = _PairTest(terms, ea, eb, values_a, values_b)
-            groups_b = {}
-            for t, at in eb.threads_at.items():
-                split = terms.split(t)
-                if split is not None:
-                    groups_b.setdefault(split[1], []).append((split[0], t, at))
-            for t, at_a in ea.threads_at.items():
-                split = terms.split(t)
-                if split is None:
-                    continue
-                block_a, rest = split
+            groups_b = _split_groups(groups, terms, eb)
+            for block_a, rest, t, at_a in _split_groups(splits, terms, ea, by_rest=False):
                 for block_b, tb, at_b in groups_b.get(rest, ()):
                     if block_a != block_b:
                         continue  # the two addresses move differently with blockIdx: not compared
-                    found = _adjacent(ctx, ea, eb, tb, at_a, at_b, block_a, dims_read, accept)
+                    found = _adjacent(ctx, ea, eb, tb, at_a, at_b, block_a, dims_read, accept, terms_a=t)
                     if found is not None:
                         return found
     return None
+
+
+def _split_groups(memo: dict, terms: _Terms, ev, by_rest: bool = True):
+    """The groups of `ev.threads_at` whose terms split into blockIdx coefficients and the rest
+    (`_Terms.split`), in their order: {rest: [(coefficients, terms, first byte -> threads)]}, or
+    without `by_rest` [(coefficients, rest, terms, first byte -> threads)]; made once per evaluation
+    and kept in `memo`."""
+    key = id(ev)
+    found = memo.get(key)
+    if found is None:
+        found = {} if by_rest else []
+        for t, at in ev.threads_at.items():
+            split = terms.split(t)
+            if split is None:
+                continue
+            if by_rest:
+                found.setdefault(split[1], []).append((split[0], t, at))
+            else:
+                found.append((split[0], split[1], t, at))
+        memo[key] = found
+    return found
+
+
+def _stored_values_once(stored: dict, ev):
+    """`_stored_values(ev)`, worked out on the first call for `ev` and looked up after (the values of
+    one evaluation do not change; every vector is a per-thread list built anew by each call)."""
+    key = id(ev)
+    if key not in stored:
+        stored[key] = _stored_values(ev)
+    return stored[key]
 
 
 def _under_one_lock(ctx, a, b) -> bool:
@@ -459,10 +484,21 @@ def _equal_across_blocks(terms: _Terms, va: tuple, vb: tuple, dim: str, delta: O
     return True
 
 
-def _adjacent(ctx, ea, eb, terms_b, at_a: dict, at_b: dict, block: dict, dims_read: set, accept=None):
+def _adjacent(ctx, ea, eb, terms_b, at_a: dict, at_b: dict, block: dict, dims_read: set, accept=None,
+              terms_a=None):
+    """The first pair of the first access's threads (`at_a`: first byte -> threads, of `ea` at the
+    unknown terms `terms_a`) and the second's (`at_b`, of `eb` at `terms_b`) in neighbouring blocks
+    whose bytes meet, or None."""
+    starts_b = eb.starts(terms_b)
+    starts_a = ea.starts(terms_a) if terms_a is not None else sorted(at_a)  # sorted once per evaluation
+    if not starts_b or not starts_a:
+        return None
+    lowest_a, highest_a = starts_a[0], starts_a[-1]
     for dim in sorted(dims_read):
         k = block.get(dim, 0)
         for shift in ((k, -k) if k else (0,)):
+            if not _spans_meet(lowest_a + shift, highest_a + shift + ea.nbytes, starts_b, eb.nbytes):
+                continue  # no first byte of the second access falls near any of the first's: no pair
             delta = None if not k else (1 if shift > 0 else -1)  # the first thread's block minus the second's
             # the first access's thread at c in block b + shift/k meets the second's at d in block b
             for c, ta in at_a.items():
@@ -480,6 +516,14 @@ def _adjacent(ctx, ea, eb, terms_b, at_a: dict, at_b: dict, block: dict, dims_re
                         where_ = f"the first in block blockIdx.{dim} = b, the second in block b + 1"
                     return pair[0], pair[1], where_, d, dim
     return None
+
+
+def _spans_meet(low_a: int, high_a: int, starts_b: list, nbytes_b: int) -> bool:
+    """Can an access starting in [low_a, high_a - width_a] (high_a: one past the last byte of the
+    highest) share a byte with one starting at a first byte of `starts_b` (sorted), `nbytes_b` wide?
+    False when the whole spans are apart: then no start c has a start d in [c - nbytes_b + 1, c +
+    width_a), the window `_adjacent` searches for each c."""
+    return starts_b[0] < high_a and starts_b[-1] + nbytes_b > low_a
 
 
 def _same_store(site: SharedSite, warp_uniform: bool = False) -> Optional[Conflict]:

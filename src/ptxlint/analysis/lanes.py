@@ -14,7 +14,7 @@ from itertools import repeat
 from math import gcd
 from typing import Optional
 
-from ..frontend.launch_expr import Multiple
+from ..frontend.launch_expr import Multiple, factor_of
 from ..frontend.ir import (
     Immediate, Instruction, Negated, PairOperand, Register, Symbol, VectorOperand,
 )
@@ -56,8 +56,9 @@ class LaneEvaluator:
         self._variables.update({v.name: v for v in self.function.variables})
         self._kernel_params = {p.name for p in self.function.params} if self.function.is_kernel else set()
         self._site = None
-        # kernel parameter position -> the one value every launch of this shape passes, for the
-        # parameters a query has read so (`_passed_value`): what a finding assumed
+        # kernel parameter position -> the one value every launch of this shape passes, or the
+        # Multiple they all are, for the parameters a query has read so (`_passed_value`): what a
+        # finding assumed
         self.passed_parameters: dict = {}
         self.one_block_axes: set = set()  # grid axes read as one block (`_special`)
         # symbol of min(k, x) / max(k, x) -> ("min" or "max", k, signed): the value is at most (least) k
@@ -847,9 +848,7 @@ class LaneEvaluator:
         if len(values) != 1 or type(next(iter(values))) is not int:
             if not all(type(v) is int or isinstance(v, Multiple) for v in values):
                 return None
-            factor = 0
-            for v in values:
-                factor = gcd(factor, v.factor if isinstance(v, Multiple) else v)
+            factor = gcd(*(factor_of(v) for v in values))
             # a factor that wraps at the load's width says nothing; powers of two survive wrapping
             factor = min(factor, 1 << (bits - 2)) if factor & (factor - 1) == 0 else factor
             if factor < 2 or factor >= 1 << (bits - 1):

@@ -36,7 +36,8 @@ class Multiple:
         return f"a multiple of {self.factor}"
 
 
-def _factor(v) -> int:
+def factor_of(v) -> int:
+    """What an integer or a Multiple is known to be a multiple of (0 for the integer 0)."""
     return v.factor if isinstance(v, Multiple) else abs(_int(v))
 
 
@@ -44,10 +45,10 @@ def _multiple_binop(op: str, a, b):
     """`a op b` where a side is a Multiple: products multiply factors, sums keep the common one,
     a left shift by a known count scales; any other operation loses what is known."""
     if op == "mul":
-        f = _factor(a) * _factor(b)
+        f = factor_of(a) * factor_of(b)
         return 0 if f == 0 else Multiple(f)
     if op in ("add", "sub"):
-        return Multiple(gcd(_factor(a), _factor(b)))
+        return Multiple(gcd(factor_of(a), factor_of(b)))
     if op == "shl" and isinstance(a, Multiple) and not isinstance(b, Multiple) and 0 <= _int(b) <= 63:
         return Multiple(a.factor << _int(b))
     raise Unknown("an operation on a value the host code does not give")

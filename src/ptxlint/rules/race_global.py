@@ -297,8 +297,8 @@ def _across_blocks(ctx, terms: _Terms, dims_read: set, first: SharedSite, second
             both_run = ea.unsure or eb.unsure
             if values_a is not None and values_b is not None or both_run:
                 accept = _PairTest(terms, ea, eb, values_a, values_b)
-            groups_b = _split_groups(groups, terms, eb)
-            for block_a, rest, t, at_a in _split_groups(splits, terms, ea, by_rest=False):
+            groups_b = _grouped_by_rest(groups, splits, terms, eb)
+            for block_a, rest, t, at_a in _splits(splits, terms, ea):
                 for block_b, tb, at_b in groups_b.get(rest, ()):
                     if block_a != block_b:
                         continue  # the two addresses move differently with blockIdx: not compared
@@ -308,24 +308,28 @@ def _across_blocks(ctx, terms: _Terms, dims_read: set, first: SharedSite, second
     return None
 
 
-def _split_groups(memo: dict, terms: _Terms, ev, by_rest: bool = True):
+def _splits(memo: dict, terms: _Terms, ev) -> list:
     """The groups of `ev.threads_at` whose terms split into blockIdx coefficients and the rest
-    (`_Terms.split`), in their order: {rest: [(coefficients, terms, first byte -> threads)]}, or
-    without `by_rest` [(coefficients, rest, terms, first byte -> threads)]; made once per evaluation
-    and kept in `memo`."""
-    key = id(ev)
-    found = memo.get(key)
+    (`_Terms.split`), in their order: [(coefficients, rest, terms, first byte -> threads)]; made once
+    per evaluation and kept in `memo`."""
+    found = memo.get(id(ev))
     if found is None:
-        found = {} if by_rest else []
+        found = memo[id(ev)] = []
         for t, at in ev.threads_at.items():
             split = terms.split(t)
-            if split is None:
-                continue
-            if by_rest:
-                found.setdefault(split[1], []).append((split[0], t, at))
-            else:
+            if split is not None:
                 found.append((split[0], split[1], t, at))
-        memo[key] = found
+    return found
+
+
+def _grouped_by_rest(memo: dict, splits: dict, terms: _Terms, ev) -> dict:
+    """`_splits(splits, terms, ev)` by the rest of their terms: {rest: [(coefficients, terms, first
+    byte -> threads)]}, made once per evaluation and kept in `memo`."""
+    found = memo.get(id(ev))
+    if found is None:
+        found = memo[id(ev)] = {}
+        for block, rest, t, at in _splits(splits, terms, ev):
+            found.setdefault(rest, []).append((block, t, at))
     return found
 
 
@@ -484,13 +488,12 @@ def _equal_across_blocks(terms: _Terms, va: tuple, vb: tuple, dim: str, delta: O
     return True
 
 
-def _adjacent(ctx, ea, eb, terms_b, at_a: dict, at_b: dict, block: dict, dims_read: set, accept=None,
-              terms_a=None):
+def _adjacent(ctx, ea, eb, terms_b, at_a: dict, at_b: dict, block: dict, dims_read: set, accept, terms_a):
     """The first pair of the first access's threads (`at_a`: first byte -> threads, of `ea` at the
     unknown terms `terms_a`) and the second's (`at_b`, of `eb` at `terms_b`) in neighbouring blocks
     whose bytes meet, or None."""
     starts_b = eb.starts(terms_b)
-    starts_a = ea.starts(terms_a) if terms_a is not None else sorted(at_a)  # sorted once per evaluation
+    starts_a = ea.starts(terms_a)  # sorted once per evaluation
     if not starts_b or not starts_a:
         return None
     lowest_a, highest_a = starts_a[0], starts_a[-1]

@@ -11,7 +11,7 @@ from ..analysis.uniformity import BLOCK, CTA, WARP
 from ..diagnostics import Diagnostic
 from ..frontend.demangle import demangle, without_parameters
 from ..frontend.ir import Function, Immediate, Instruction, OperandList, Symbol
-from ..frontend.launch_expr import Multiple
+from ..frontend.launch_expr import Multiple, factor_of
 from ..frontend.launches.launch import CoversGrid
 from ..gate import read_lines
 from ..frontend.sourcemap import user_location
@@ -664,7 +664,15 @@ def _exit_compares(lanes, branch) -> set:
 def _strides_grid(ctx, param: str) -> bool:
     """Does some branch of the kernel test `param` against an index that carries a grid-stride
     loop's passes (`i += gridDim.x * blockDim.x`)? A bound the first pass never reaches may still
-    cut a later one, and the loop's entry test and its exit test are separate branches."""
+    cut a later one, and the loop's entry test and its exit test are separate branches. Answered
+    once per parameter (every barrier and shuffle under the bound asks)."""
+    answers = ctx.__dict__.setdefault("_strides_grid", {})
+    if param not in answers:
+        answers[param] = _any_grid_stride_test(ctx, param)
+    return answers[param]
+
+
+def _any_grid_stride_test(ctx, param: str) -> bool:
     lanes, threads = ctx.lanes, ctx.launch.threads
     for ins in ctx.function.instructions:
         if ins.op != "bra" or ins.guard is None:
@@ -722,8 +730,7 @@ def launches_rule_out(ctx, branch, multiple: int) -> bool:
         # thread in its first pass; a grid-stride loop's later passes may still cross it
         if any(isinstance(v, CoversGrid) for v in values) and _strides_grid(ctx, bound[1][0]):
             return False
-        return all(isinstance(v, CoversGrid) or (v.factor if isinstance(v, Multiple) else v) % multiple == 0
-                   for v in values)
+        return all(isinstance(v, CoversGrid) or factor_of(v) % multiple == 0 for v in values)
     if any(isinstance(v, (Multiple, CoversGrid)) for v in values):
         return False  # a multiple of k may still be below the block's thread count
     return all(v <= 0 or v >= ctx.launch.threads for v in values)

@@ -61,6 +61,23 @@ class Brackets:
             k += 1
         return None
 
+    def _without_parens(self, a, b):
+        """a..b without parentheses around the whole of it."""
+        while b - a >= 2 and self.toks[a].text == "(" and self.match[a] == b - 1:
+            a, b = a + 1, b - 1
+        return a, b
+
+    def _top_level(self, a, b) -> list:
+        """The token indices in a..b outside any bracket."""
+        out, k = [], a
+        while k < b:
+            if self.toks[k].text in ("(", "[", "{"):
+                k = self._close(k, b) + 1
+                continue
+            out.append(k)
+            k += 1
+        return out
+
     def _split_commas(self, start, end, angles=False):
         """[(s, e)] of the top-level comma-separated pieces of start..end."""
         parts = []

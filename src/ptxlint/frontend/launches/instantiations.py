@@ -199,8 +199,7 @@ class HostCallBindings:
             pass
         if depth > 4 or frame is None:
             return []
-        while b - a >= 2 and toks[a].text == "(" and self.match[a] == b - 1:
-            a, b = a + 1, b - 1
+        a, b = self._without_parens(a, b)
         if b - a == 1 and toks[a].kind == IDENT:  # `block_size`, declared `int block_size = sizes[j];`
             decl, dframe = self._lookup_decl(frame, chain, toks[a].text, site)
             if decl is None or decl.kind != "var" or dframe is None or not decl.init or decl.init[0] != "=" \

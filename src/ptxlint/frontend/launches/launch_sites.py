@@ -275,23 +275,6 @@ class LaunchSites:
                 return position
         return None
 
-    def _without_parens(self, a, b):
-        """a..b without parentheses around the whole of it."""
-        while b - a >= 2 and self.toks[a].text == "(" and self.match[a] == b - 1:
-            a, b = a + 1, b - 1
-        return a, b
-
-    def _top_level(self, a, b) -> list:
-        """The token indices in a..b outside any bracket."""
-        out, k = [], a
-        while k < b:
-            if self.toks[k].text in ("(", "[", "{"):
-                k = self._close(k, b) + 1
-                continue
-            out.append(k)
-            k += 1
-        return out
-
     def _pointer_offset(self, frame, chain, a, b, pos, region) -> Optional[PointerOffset]:
         """`p + k`, `k + p` or `&p[k]` with `p` a pointer to a type of known size and `k` a
         compile-time integer: the argument is k elements past wherever `p` points (an allocation,
@@ -363,8 +346,7 @@ class LaunchSites:
         """The grid's dimensions where its value is not known: which are 1 (an integer grid is
         n x 1 x 1), which are known values, which are unknown (None); None when nothing is known."""
         toks = self.toks
-        while b - a >= 2 and toks[a].text == "(" and self.match[a] == b - 1:
-            a, b = a + 1, b - 1
+        a, b = self._without_parens(a, b)
         if a >= b or depth > 8:
             return None
         if toks[a].text in ("dim3", "uint3") and a + 1 < b and toks[a + 1].text in ("(", "{") \

@@ -549,8 +549,7 @@ class ValueResolver:
         """K where tokens a..b state `name % K == 0` (`!= 0` when `negated`; a `!( ... )` around
         the whole flips it), as a conjunct: nothing else joined by `||`; 1 when they do not."""
         toks = self.toks
-        while b - a >= 2 and toks[a].text == "(" and self.match[a] == b - 1:
-            a, b = a + 1, b - 1
+        a, b = self._without_parens(a, b)
         if b - a >= 3 and toks[a].text == "!" and toks[a + 1].text == "(" and self.match[a + 1] == b - 1:
             return self._divisor_in(frame, chain, a + 2, b - 1, name, pos, not negated)
         if any(toks[j].text == "||" for j in range(a, b)):

@@ -17,7 +17,7 @@ from .cache_entries import _portable_entry, _replay_cached
 from .check_options import SOURCE_SUFFIXES, CheckOptions
 from .errors import InputError
 from .file_plan import _FilePlan, _trust_sources_of
-from .frontend.host_sources import declared_sources, launch_sources
+from .frontend.host_sources import declared_sources, include_dirs_of, launch_sources
 from .frontend.ir import Module
 from .frontend.parser import parse_ptx, parse_ptx_file, read_ptx_file
 from .module_check import _check_ptx_in_parts, check_module
@@ -26,7 +26,8 @@ from .places import merge_places, user_path
 
 def _launches_in(sources: list, given: tuple, host, budget: Optional[float] = None) -> tuple:
     """The kernel launches in the host code of `sources` (after any given already). `host`: the
-    include directories and `-D` defines the host code is compiled with ((dirs...), (NAME[=V]...)).
+    include directories and `-D` defines the host code is compiled with ((dirs...), (NAME[=V]...)),
+    then the sources' own folders and those above them (host_sources.include_dirs_of).
     Each source is read within the analysis budget (`budget`, as a kernel's): host code too hard to
     read in it gives no launches."""
     if not sources:
@@ -35,6 +36,7 @@ def _launches_in(sources: list, given: tuple, host, budget: Optional[float] = No
     from .frontend.launches import find_launches
 
     include_dirs, defines = host
+    include_dirs = tuple(dict.fromkeys((*include_dirs, *include_dirs_of(sources))))
     macros = {}
     for d in defines:
         name, _, value = d.partition("=")

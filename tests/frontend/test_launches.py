@@ -679,6 +679,33 @@ def test_a_ptx_whose_launches_sit_in_the_including_cu(tmp_path):
     assert alone.block is None and "`BX`" in alone.unknown_because
 
 
+def test_a_launch_in_another_unit_that_includes_the_kernels_header():
+    """scan_tiles is defined in scan_kernels.cu and launched with one warp from entry.cu, which
+    includes the header of that name from include/scan/: as a .ptx and as a .cu, ptxlint reads the
+    launch there and does not report the race between warps a 64-thread block would have."""
+    unit = DATA / "other_unit"
+    r = run_cli("launches", str(unit / "scan_kernels.sm_90.ptx"), cwd=REPO)
+    assert r.returncode == 0, r.stderr
+    assert "scan_tiles: 32x1x1 (from the launch at tests/frontend/data/launches/other_unit/entry.cu:7)" in r.stdout
+    r = run_cli("check", "--no-cache", str(unit / "scan_kernels.sm_90.ptx"), cwd=REPO)
+    assert r.returncode == 0 and "RACE001" not in r.stdout, r.stdout
+
+
+def test_a_ptx_whose_translation_unit_includes_the_launching_host_code():
+    """nvcc names only src/detail/kernels.cuh in test/app.sm_90.ptx: the translation unit beside
+    the .ptx (test/app.cu) is read, its `#include "lib.h"` is found in src/ (a folder above a named
+    source), and host.cu's launch is read although the file starts with a byte-order mark."""
+    r = run_cli("launches", str(DATA / "tu_includes" / "test" / "app.sm_90.ptx"), cwd=REPO)
+    assert r.returncode == 0, r.stderr
+    assert "tree::init_root: 32x1x1 (from the launch at tests/frontend/data/launches/tu_includes/src/detail/host.cu:5)" \
+        in r.stdout
+
+
+def test_a_byte_order_mark_hides_nothing():
+    bom = "\ufeffnamespace tree {\nvoid f(unsigned *r) { init_root<<<1, 32>>>(r); }\n}\n"
+    assert shapes(bom) == {2: (32, 1, 1)}
+
+
 def test_files_are_read_through_the_given_reader(monkeypatch):
     files = {"/p/main.cu": '#include "cfg.h"\n__global__ void k();\nvoid r() { k<<<1, dim3(BX, BY)>>>(); }\n',
              "/p/cfg.h": "constexpr int BX = 8;\nconstexpr int BY = 4;\n"}

@@ -41,7 +41,7 @@ def kernel_plans(path: str, options) -> list:
     else:
         module = load_module(path, cache_dir=default_cache_dir())  # the compile `check` made, if it did
         analysis = with_launches(path, module, options)
-    sources = launch_sources(module.files.values(), path) if not path.endswith(".cu") else [path]
+    sources = launch_sources(module.files.values(), path)
     out = []
     for f in module.kernels:
         plan = plan_block_shapes(f, analysis)

@@ -126,6 +126,8 @@ def _file_tokens(text: str, path: str) -> list:
 
 def tokenize(text: str, path: str) -> list:
     """Tokens of one file, with `bol` set on the first token of each logical line."""
+    if text.startswith("\ufeff"):
+        text = text[1:]  # a UTF-8 byte-order mark: compilers skip it (as a token it hid a `namespace` from the reader)
     text = text.replace("\r\n", "\n")
     spliced, offsets = _splice(text)
     out = []

@@ -10,6 +10,7 @@ source, or beside the `.ptx`, that `#include` a named source by its file name ar
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from typing import Callable, Iterable, Optional
@@ -18,6 +19,10 @@ from ..gate import MAX_SOURCE_BYTES, is_trusted, read_lines
 from .sourcemap import is_toolkit_header, relocated_sources
 
 HOST_SUFFIXES = (".cu", ".cuh", ".h", ".hpp", ".hh", ".cuhpp", ".inl")
+HEADER_SUFFIXES = tuple(s for s in HOST_SUFFIXES if s != ".cu")
+_ARCH_TAG = re.compile(r"\.(?:sm|compute)_\d+[a-z]?$")  # `scan.sm_90.ptx`: the tag nvcc's users put in PTX names
+INCLUDE_ROOT_LEVELS = 2  # folders above a named source's folder searched for a `.ptx`'s host includes
+MAX_INCLUDE_SUBFOLDERS = 20  # `include/<project>/` folders looked at per `include/`
 _FILE_DIRECTIVE = re.compile(r'^\s*\.file\s+(\d+)\s+"([^"\n\x00]*)"', re.MULTILINE)  # a NUL: the parser rejects it
 
 
@@ -34,19 +39,61 @@ def launch_sources(files: Iterable[str], checked_path: str, read: Optional[Calla
     """The files among `files` (and the checked `.cu` itself) to read launches from, in order; for a
     `.ptx`, then the `.cu` files that include one of them (see the module docstring). `read(path)`
     gives a file's text or None (default: gate.read_lines, inside the boundary)."""
-    named = _existing_sources(([checked_path] if checked_path.endswith(".cu") else []) + list(files))
-    if checked_path.endswith(".cu") or not named:
+    if checked_path.endswith(".cu"):
+        first = [checked_path]
+    else:
+        unit = translation_unit_of(checked_path)
+        first = [unit] if unit else []
+    named = _existing_sources(first + list(files))
+    if not named:
         return named
     return named + [p for p in _existing_sources(_including_sources(named, checked_path, read or _read_text))
                     if os.path.abspath(p) not in {os.path.abspath(n) for n in named}]
 
 
-def _including_sources(named: list, ptx_path: str, read: Callable) -> list:
-    """The `.cu` files beside a named source or beside the `.ptx` that `#include` a named source's
-    file name."""
+def translation_unit_of(ptx_path: str) -> Optional[str]:
+    """The `.cu` a `.ptx` was compiled from, where it lies beside it under the same name (an arch tag
+    such as `.sm_90` dropped), else None."""
+    if not ptx_path.endswith(".ptx"):
+        return None
+    unit = _ARCH_TAG.sub("", ptx_path[:-len(".ptx")]) + ".cu"
+    return unit if os.path.isfile(unit) else None
+
+
+def include_dirs_of(sources: Iterable[str]) -> list:
+    """Folders to resolve a `.ptx`'s host `#include "..."` in, after those given: the folders of its
+    host sources and up to INCLUDE_ROOT_LEVELS above each (a build's `-I src` for `src/map/kernels.cu`),
+    and an `include/` folder in one of them with its subfolders (`-I include/cuszp`)."""
+    out: dict = {}
+    for path in sources:
+        folder = os.path.dirname(os.path.abspath(path))
+        for _ in range(INCLUDE_ROOT_LEVELS + 1):
+            out.setdefault(folder, None)
+            parent = os.path.dirname(folder)
+            if parent == folder:
+                break
+            folder = parent
+    for folder in [d for d in out if is_trusted(d)]:
+        # the usual public-header layout: `include/` and `include/<project>/` beside the sources
+        include = os.path.join(folder, "include")
+        if is_trusted(include) and os.path.isdir(include):
+            out.setdefault(include, None)
+            try:
+                subfolders = sorted(e for e in os.listdir(include) if os.path.isdir(os.path.join(include, e)))
+            except OSError:
+                subfolders = []
+            for name in subfolders[:MAX_INCLUDE_SUBFOLDERS]:
+                out.setdefault(os.path.join(include, name), None)
+    return [d for d in out if is_trusted(d)]
+
+
+def _including_sources(named: list, checked_path: str, read: Callable) -> list:
+    """The `.cu` files beside a named source or beside the checked file that `#include` a named
+    source's file name or a header of a named `.cu`'s name (`scan.h` for `scan.cu`)."""
     names = {os.path.basename(p) for p in named}
+    stems = {os.path.splitext(os.path.basename(p))[0] for p in named if p.endswith(".cu")}
     folders = list(dict.fromkeys([os.path.dirname(os.path.abspath(p)) for p in named]
-                                 + [os.path.dirname(os.path.abspath(ptx_path))]))
+                                 + [os.path.dirname(os.path.abspath(checked_path))]))
     out = []
     for folder in folders:
         try:
@@ -57,10 +104,31 @@ def _including_sources(named: list, ptx_path: str, read: Callable) -> list:
             path = os.path.join(folder, entry)
             if entry in names or not is_trusted(path):
                 continue
-            text = read(path)
-            if text and any(os.path.basename(inc) in names for inc in _INCLUDE.findall(text)):
+            included = _included_names(path) if read is _read_text else _names_included_by(read(path))
+            if any(_declares(name, names, stems) for name in included):
                 out.append(path)
     return out
+
+
+def _names_included_by(text: Optional[str]) -> frozenset:
+    """The file names a source `#include`s (without their folders)."""
+    return frozenset(os.path.basename(inc) for inc in _INCLUDE.findall(text)) if text else frozenset()
+
+
+@functools.lru_cache(maxsize=4096)
+def _included_names(path: str) -> frozenset:
+    """_names_included_by of a file read through the gate, once per run: every `.cu` of a folder
+    checked in one run looks at the same siblings."""
+    return _names_included_by(_read_text(path))
+
+
+def _declares(included: str, names: set, stems: set) -> bool:
+    """Does an `#include` of the file name `included` bring one of the named sources (or the header
+    of a named `.cu`'s name) in?"""
+    if included in names:
+        return True
+    stem, suffix = os.path.splitext(included)
+    return suffix in HEADER_SUFFIXES and stem in stems
 
 
 def _existing_sources(candidates: list) -> list:

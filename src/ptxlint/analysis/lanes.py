@@ -414,11 +414,7 @@ class LaneEvaluator:
             self._notes.pop()
 
     def _is_predicate(self, reg: Register) -> bool:
-        fn = self.function
-        declared = fn.registers.get(reg.name)
-        if declared is None:
-            declared = fn.register_ranges.get(reg.name.rstrip("0123456789"), (None,))[0]
-        return declared == "pred"
+        return self.function.register_type(reg.name) == "pred"
 
     def _mark_boolean(self, values) -> None:
         """Every unknown a predicate register holds is 0 or 1 (what `boolean_compare` relies on)."""
@@ -478,6 +474,8 @@ class LaneEvaluator:
         used = {k for k in choice if k is not None}
         if unresolved:
             same = self._same_path_join(ins, reg, defs, vectors)
+            if same is None:
+                same = self._path_select_join(ins, reg, defs, vectors, choice)
             if same is not None:
                 return same
         fresh = self._fresh(("join", ins.index, reg.name), f"{reg.name} after the paths merge")
@@ -500,6 +498,21 @@ class LaneEvaluator:
         thread (nvcc's 32-/64-bit division paths on a uniform operand). None otherwise."""
         if any(type(v) is Varying or not S.uniform_across(v) for v in vectors):
             return None
+        deciders = self._join_deciders(ins, defs)
+        if deciders is None:
+            return None
+        for decider in deciders:
+            values = self.register(decider, decider.guard)
+            if type(values) is Varying or not S.uniform_across(values):
+                return None
+        use_block = self.function.block_of(ins).id
+        key = ("same-path-join", use_block, reg.name, tuple(defs), tuple(v[0] for v in vectors)) + self._instance(ins)
+        return self._uniform_unknown(key, f"{reg.name} after paths that every thread takes alike")
+
+    def _join_deciders(self, ins: Instruction, defs: list) -> Optional[list]:
+        """The branches between the join's immediate dominator and the join, and the guards of the
+        joined definitions: what decides which definition a thread brings to the join. None when the
+        region is not a small one below a dominator."""
         cfg = self.ctx.cfg
         fn = self.function
         use_block = fn.block_of(ins).id
@@ -518,22 +531,61 @@ class LaneEvaluator:
                 stack.extend(cfg.predecessors(b))
             if len(region) > 64:
                 return None  # a large region: leave it to the per-thread path
-        deciders = [fn.blocks[b].instructions[-1] for b in region if fn.blocks[b].instructions]
+        deciders = [fn.blocks[b].instructions[-1] for b in sorted(region) if fn.blocks[b].instructions]
         deciders = [i for i in deciders if i.guard is not None and i.op in ("bra", "brx")]
-        deciders += [fn.instructions[d] for d in defs if fn.instructions[d].guard is not None]
+        return deciders + [fn.instructions[d] for d in defs if fn.instructions[d].guard is not None]
+
+    def _path_select_join(self, ins: Instruction, reg: Register, defs: list, vectors: list,
+                          choice: list) -> Optional[list]:
+        """Two definitions that differ by a known amount in each thread, joined after branches whose
+        conditions are known in each thread but one, whose condition is an unknown: each thread
+        holds `first + (second - first) * P`, where P (0 or 1: did the thread bring the second
+        definition?) is one unknown per value of that condition and of the known ones. Threads that
+        test one value take one path: nvcc's remainder test before a loop unrolled by two
+        (`i = tid`, or `tid + 512` when `(32*n - 1 - tid) & 512`) is one P per warp, so the warp
+        stays together in the loop. None where this does not apply."""
+        if len(defs) != 2 or any(type(v) is Varying for v in vectors):
+            return None
+        first, second = as_affine(vectors[0]), as_affine(vectors[1])
+        if first is None or second is None or first.terms != second.terms:
+            return None
+        deciders = self._join_deciders(ins, defs)
+        if not deciders or any(d.op != "bra" for d in deciders):
+            return None
+        conditions = []
+        unknown = 0
         for decider in deciders:
             values = self.register(decider, decider.guard)
-            if type(values) is Varying or not S.uniform_across(values):
+            if type(values) is Varying:
                 return None
-        key = ("same-path-join", use_block, reg.name, tuple(defs), tuple(v[0] for v in vectors)) + self._instance(ins)
-        return self._uniform_unknown(key, f"{reg.name} after paths that every thread takes alike")
+            if not all(S.is_known(v) for v in values):
+                unknown += 1
+            conditions.append(values)
+        if unknown != 1:
+            return None
+        use_block = self.function.block_of(ins).id
+        out = []
+        for t in range(self.n):
+            k = choice[t]
+            if k is not None:
+                out.append(vectors[k][t])
+                continue
+            step = second.consts[t] - first.consts[t]
+            if not step:
+                out.append(vectors[0][t])
+                continue
+            key = ("path select", use_block, reg.name, tuple(defs), tuple(c[t] for c in conditions)) + self._instance(ins)
+            taken = self.table.value(key, f"whether {reg.name} comes from PTX line "
+                                          f"{self.function.instructions[defs[1]].ptx_line}", True)
+            out.append(S.add(vectors[0][t], S.scale(taken, step)))
+        return out
 
     def _induction(self, reg: Register, header, inside: list, outside: list) -> list:
         it = self.iteration
         if it is not None and it.header == header and reg.name in it.values:
             return it.values[reg.name]
         fn = self.function
-        init = self._join_outside(reg, outside)
+        init = self._join_outside(reg, outside, header)
         steps_uniform = True
         step_gcd = 0  # every step is a multiple of this (kept: alignment decides global sectors)
         for d in inside:
@@ -680,7 +732,7 @@ class LaneEvaluator:
             return source
         return upd
 
-    def _join_outside(self, reg: Register, defs: list) -> list:
+    def _join_outside(self, reg: Register, defs: list, header=None) -> list:
         if len(defs) == 1:
             return self._definition(defs[0], reg)
         vectors = [self._definition(d, reg) for d in defs]
@@ -689,7 +741,26 @@ class LaneEvaluator:
         after = self._after_followed_loop(None, reg, defs)
         if after is not None:
             return after
+        if header is not None:
+            merged = self._merged_before_loop(header, reg, defs)
+            if merged is not None:
+                return merged
         return self._opaque_per_thread(("init", tuple(defs), reg.name))
+
+    def _merged_before_loop(self, header, reg: Register, defs: list) -> Optional[list]:
+        """The value of `reg` entering the loop at `header`, where its definitions from outside the
+        loop merge at a block that dominates the header with none of them at or below that block:
+        the join there (nvcc's remainder iteration before a loop unrolled by two). None otherwise."""
+        cfg, fn = self.ctx.cfg, self.function
+        def_blocks = [fn.block_of(fn.instructions[d]).id for d in defs]
+        block = cfg.dominators.get(header)
+        for _ in range(8):  # a few blocks up: the preheader and the tests nvcc puts before it
+            if block is None or block == ENTRY or any(cfg.dominates(block, b) for b in def_blocks):
+                return None
+            if len(cfg.predecessors(block)) >= 2 and fn.blocks[block].instructions:
+                return self._join(fn.blocks[block].instructions[0], reg, defs)
+            block = cfg.dominators.get(block)
+        return None
 
     def _after_followed_loop(self, use_block, reg: Register, defs: list) -> Optional[list]:
         """The per-thread value of `reg` after a loop whose iterations are followed: where the
@@ -1156,8 +1227,12 @@ class LaneEvaluator:
             for x, m in ((vals[0], vals[1]), (vals[1], vals[0])):
                 low = ~m[0] & ((1 << bits) - 1) if S.is_known(m) and x[1] else 0
                 if low and low & (low + 1) == 0:
-                    # clearing the low bits (`(n + 31) & ~31`): x - x mod 2^k, a multiple of 2^k
-                    return self.fold_rotations(S.sub(x, self._rotation(x, low + 1)))
+                    # clearing the low bits (`(n + 31) & ~31`): x - x mod 2^k, a multiple of 2^k; where
+                    # the unknowns are multiples of 2^j < 2^k, the known part's bits below j are cleared
+                    # whatever the unknowns are (threads of `(32*n - 1 - tid) & -512` in one warp agree)
+                    step = min(self._stride_of(x), low + 1)
+                    base = (x[0] - x[0] % step, x[1])
+                    return self.fold_rotations(S.sub(base, self._rotation(base, low + 1)))
             x, m = vals
             if S.is_known(m) and 0 < m[0] < (1 << 31) and x[1]:
                 # a run of low bits (`& 63`), or one above bits the unknowns never touch (`& 252` of a
@@ -1167,6 +1242,9 @@ class LaneEvaluator:
                 if full & (full + 1) == 0 and all(c % low == 0 for _, c in x[1]):
                     rotated = self._rotation(x, full + 1)
                     return (-(x[0] % low), rotated[1])
+            split = self._and_above_stride(vals, bits)
+            if split is not None:
+                return split
         if op in ("shr", "div") and len(vals) == 2 and S.is_known(vals[1]) and vals[0][1]:
             found = self._high_bits(op, ins, vals[0], vals[1][0], bits)
             if found is not None:
@@ -1203,6 +1281,32 @@ class LaneEvaluator:
         if op == "or" and any(S.is_known(v) and S.wrap(v, bits)[0] for v in vals):
             self.nonzero.add(value[1][0][0])
         return value
+
+    @staticmethod
+    def _stride_of(x) -> int:
+        """The largest power of two that divides every unknown coefficient of x (1 when one is odd)."""
+        stride = 0
+        for _, c in x[1]:
+            stride |= abs(c)
+        return stride & -stride if stride else 1
+
+    def _and_above_stride(self, vals, bits: int):
+        """`x & m` for a known mask m and x = c + U whose unknown coefficients are all multiples of
+        2^j: U + (c rounded down to 2^j) has no bits below j and adding c's low part cannot carry,
+        so the bits of m from j up depend on U and c's high part only, the bits below j are c's own.
+        nvcc's test of a loop unrolled by two over `i < 32*n` (`(32*n - 1 - tid) & 512`) is then one
+        value per warp. None when no unknown coefficient has a factor of two."""
+        x, m = vals if S.is_known(vals[1]) else (vals[1], vals[0])
+        if not S.is_known(m) or not x[1]:
+            return None
+        step = self._stride_of(x)
+        if step <= 1 or step >= (1 << bits):
+            return None
+        mask = m[0] & ((1 << bits) - 1)
+        low = x[0] % step  # Python's modulo: 0 <= low < step, also for a negative c
+        high_mask = mask & ~(step - 1)
+        high = self._opaque(("and above stride", x[1], x[0] - low, high_mask, bits)) if high_mask else S.ZERO
+        return S.add(high, S.const(low & mask))
 
     def _high_bits(self, op, ins, x, k: int, bits: int):
         """`x >> k` (arithmetic or logical) or unsigned `x / 2^k` of x = c + U where every unknown

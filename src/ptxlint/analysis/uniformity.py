@@ -29,6 +29,13 @@ shows it. An atomic that leaves memory unchanged (`atomicAdd(&n, 0)`) on memory 
 writes is a load. Copies of one computation on both sides of a divergent branch (nvcc's `mov %r2,
 %r1` before and inside `if (tid == 0)`) give one value at the join.
 
+Bit arithmetic keeps the warp together where it can (lanes.py): `x & m` of a value whose unknown
+part is a multiple of 2^j depends, in bits j and up, only on that part and the known part rounded
+down to 2^j, so nvcc's test before a loop unrolled by two over a bound rounded to the warp
+(`(32*n - 1 - tid) & 512`) is one value per warp; a value merged from two paths that differ by a known
+amount per thread (`i = tid`, or `tid + 512` after that test) is `first + step * P`, one unknown P per
+value of the deciding condition, so the unrolled loop's exit is seen to agree across the warp too.
+
 What the refinement assumes (the evaluator's, lanes.py): threads that load one address at one point of
 the same iteration read one value, which holds when the kernel has no data race on it (RACE rules);
 a global thread index `blockIdx * blockDim + threadIdx` fits in a signed int; `blockIdx < gridDim`.

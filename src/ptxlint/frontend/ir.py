@@ -418,6 +418,13 @@ class Function:
     def maxntid(self) -> Optional[tuple]:
         return self.directives.get("maxntid")
 
+    def register_type(self, name: str) -> Optional[str]:
+        """The declared type of a register (`.reg .f32 %f<9>` declares %f1 as f32), None if undeclared."""
+        declared = self.registers.get(name)
+        if declared is None:
+            declared = self.register_ranges.get(name.rstrip("0123456789"), (None,))[0]
+        return declared
+
     def block_of(self, instruction: Instruction) -> "BasicBlock":
         return self._block_index[instruction.index]
 

@@ -97,6 +97,8 @@ CLASSES = {
     "launch_grid_cover": ["SYNC", "SHFL"],
     "host_checked_multiples": ["SYNC", "SHFL"],
     "fence_integer_offsets": ["FENCE", "RACE"],
+    "multiple_by_construction": ["SHFL", "SYNC"],
+    "fence_number_atomics": ["FENCE"],
 }
 
 

@@ -35,6 +35,9 @@ matter to C, and only then does ptxlint report. These are not hand-offs:
 * a counter whose value becomes an address and is never tested for equality: a work-queue index
   (`i = atomicAdd(&head, 1); v = q[i]`), a unique id or a slot (`out[atomicAdd(&n, 1)] = x`), a
   partition index; what a thread reads at the index it drew is its own item;
+* a floating-point atomic (`atomicAdd` of a float, `atomicExch(&residual[v], 0.0f)` read back as a
+  float): a number being accumulated or taken, as in PageRank's residual push; flags, tickets and
+  counters are integers;
 * an atomic retried until it sees the value it waits for (a lock taken with `atomicCAS`,
   `atomicExch` or `atomicOr` in a spin loop, a compare-and-swap update): it observes (it is the
   consumer of the previous holder's release) but publishes nothing; the release does;
@@ -153,12 +156,14 @@ class Publication:
             self.slots, self.acquisitions = [], []
             roles = {t.index: atomic_role(ctx, t) for t in self.tickets + self.releasing_tickets}
             for t in self.tickets + self.releasing_tickets:
+                if roles[t.index] == "data" and t in self.tickets:
+                    self.writes.append(t)  # an accumulation or a take of a number: data, like a store
                 if roles[t.index] == "slot":
                     self.slots.append(t)
                 elif roles[t.index] == "acquisition" and t in self.tickets:
                     self.acquisitions.append(t)
             self.tickets = [t for t in self.tickets if roles[t.index] == "ticket"]
-            self.releasing_tickets = [t for t in self.releasing_tickets if roles[t.index] != "slot"]
+            self.releasing_tickets = [t for t in self.releasing_tickets if roles[t.index] not in ("slot", "data")]
             self.relevant = bool(self.writes and (self.tickets or self.flag_stores or self.flag_loads))
         self.written_roots = set()
         for ins in self.writes if self.relevant else ():
@@ -292,6 +297,24 @@ def waits_for_hand_off(ctx, ins: Instruction) -> bool:
     return found
 
 
+_FLOATING = ("f16", "f16x2", "bf16", "bf16x2", "f32", "f64")
+
+
+def carries_a_number(ctx, ins: Instruction) -> bool:
+    """Is the atomic's value a floating-point number: a floating-point atomic (`atom.add.f32`), or a
+    bit-typed one (`atom.exch.b32`: atomicExch on a float) whose result goes only into floating-point
+    registers? Flags, tickets and counters are integers; a float is data being accumulated."""
+    if ins.type in _FLOATING:
+        return True
+    results = {r.name for r in ins.destinations()}
+    if not results or ins.type not in ("b32", "b64"):
+        return False
+    fn = ctx.function
+    uses = [u for u in fn.instructions if any(r.name in results for r in u.sources() if r is not u.guard)]
+    return bool(uses) and all(u.op == "mov" and u.destinations() and
+                              all(fn.register_type(d.name) in _FLOATING for d in u.destinations()) for u in uses)
+
+
 def atomic_role(ctx, ins: Instruction) -> str:
     """What an atomic whose result is used is for, judged by where its value goes:
 
@@ -301,8 +324,12 @@ def atomic_role(ctx, ins: Instruction) -> str:
     * "acquisition": the value decides whether the loop around the atomic goes round again (a lock
       taken with `atomicCAS`/`atomicExch`/`atomicOr`, a compare-and-swap retry, a poll): it waits on a
       value, and what it writes (the lock taken) is what other blocks wait to see undone, not a signal;
+    * "data": a floating-point number (`atomicAdd(&residual[v], x)` on floats, `atomicExch(&r[v], 0.0f)`
+      whose result is read as a float): a quantity accumulated or taken, which signals nothing;
     * "ticket": otherwise (`ticket == gridDim.x - 1`, a flag swapped in): a publication of what its
       thread wrote before it, and an observation of what the others published."""
+    if carries_a_number(ctx, ins):
+        return "data"
     flow = value_flow(ctx, ins)
     if flow.addresses() and not flow.equality_tested():
         return "slot"

@@ -43,24 +43,25 @@ extern "C" __global__ void bad_claim_then_read_under_test(const int *nindex, con
   }
 }
 
-// take a node's residual and add it to the node's own rank: only the thread holding the node touches
-// ranks[node] (owner-only data), so the exchange hands nothing over
-extern "C" __global__ void ok_owner_adds_its_residual(float *residual, float *ranks, const int *wl, int n) {
+// take a node's pending count and add it to the node's own total: only the thread holding the node
+// touches totals[node] (owner-only data), so the exchange hands nothing over (with float residuals
+// the exchange carries a number, not a signal: fence_number_atomics.cu)
+extern "C" __global__ void ok_owner_adds_its_residual(int *pending, int *totals, const int *wl, int n) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
     int node = wl[i];
-    float res = atomicExch(&residual[node], 0.f);
-    if (res > 0.f)
-      ranks[node] += res;
+    int res = atomicExch(&pending[node], 0);
+    if (res > 0)
+      totals[node] += res;
   }
 }
 
-// the same, but the rank of the next item's node is read too: another thread's data, under the test
-extern "C" __global__ void bad_owner_reads_a_neighbours_rank(float *residual, float *ranks, const int *wl, int n) {
+// the same, but the total of the next item's node is read too: another thread's data, under the test
+extern "C" __global__ void bad_owner_reads_a_neighbours_rank(int *pending, int *totals, const int *wl, int n) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
     int node = wl[i];
-    float res = atomicExch(&residual[node], 0.f);  // EXPECT FENCE001
-    if (res > 0.f)
-      ranks[node] += res + ranks[wl[(i + 1) % n]];  // EXPECT FENCE002
+    int res = atomicExch(&pending[node], 0);  // EXPECT FENCE001
+    if (res > 0)
+      totals[node] += res + totals[wl[(i + 1) % n]];  // EXPECT FENCE002
   }
 }
 
@@ -87,8 +88,8 @@ int main() {
   ok_claim_then_push<<<128, 256>>>(p, p, p, p, 128, p, p, 1, p);
   bad_claim_then_read_under_test<<<128, 256>>>(p, p, p, p, 128, p, u);
   float *f = nullptr;
-  ok_owner_adds_its_residual<<<128, 256>>>(f, f, p, 4096);
-  bad_owner_reads_a_neighbours_rank<<<128, 256>>>(f, f, p, 4096);
+  ok_owner_adds_its_residual<<<128, 256>>>(p, p, p, 4096);
+  bad_owner_reads_a_neighbours_rank<<<128, 256>>>(p, p, p, 4096);
   ok_last_reads_read_only_half<<<128, 256>>>(f, u, f, 1 << 16);
   bad_last_reads_written_half<<<128, 256>>>(f, u, f, 1 << 16);
   cudaDeviceSynchronize();

@@ -659,6 +659,26 @@ void helper(int argc) { k<<<1, argc > 1 ? 32 : 256>>>(0); }"""
     assert found[16].assumes is None  # `argc` of a function other than main is a plain parameter
 
 
+def test_gflags_options_take_their_defaults():
+    """A gflags option is the program's value in its run with no flags, said as an assumption."""
+    src = """#include <gflags/gflags.h>
+DEFINE_uint32(threads, 128, "threads per block");
+DEFINE_int32(n, 256 * 4, "items");
+DEFINE_int32(blocks, compute_blocks(), "a default computed at run time");
+__global__ void k(float *x, int n);
+int main(int argc, char **argv) {
+    gflags::ParseCommandLineFlags(&argc, &argv, true);
+    k<<<FLAGS_n / FLAGS_threads, FLAGS_threads>>>(0, FLAGS_n);
+    k<<<1, FLAGS_blocks>>>(0, 0);
+    return 0;
+}"""
+    found = {l.line: l for l in launches(src)}
+    first = found[8]
+    assert (first.block, first.grid, first.call_arguments[1]) == ((128, 1, 1), (8, 1, 1), 1024)
+    assert "gflags options take their defaults" in first.assumes
+    assert found[9].block is None and "compute_blocks" in found[9].unknown_because
+
+
 def test_a_ptx_whose_launches_sit_in_the_including_cu(tmp_path):
     """nvcc names only stencil.cuh in the PTX; main.cu includes it and config.h (BX, BY)."""
     from ptxlint.analysis.context import AnalysisOptions

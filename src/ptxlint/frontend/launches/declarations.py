@@ -21,6 +21,11 @@ from .syntax import (
 )
 
 
+# gflags' flag definitions and the C type of the FLAGS_ variable each defines
+GFLAGS_TYPES = {"DEFINE_int32": "int32_t", "DEFINE_int64": "int64_t", "DEFINE_uint32": "uint32_t",
+                "DEFINE_uint64": "uint64_t", "DEFINE_bool": "bool"}
+
+
 class DeclarationReader:
     """Namespace- and class-scope declarations, functions and statements' declarations."""
 
@@ -318,10 +323,36 @@ class DeclarationReader:
         if toks[h].text == "template" and h + 1 < k and toks[h + 1].text != "<":
             self._explicit_instantiation(h + 1, k, prefix)
             return
+        flag = self._command_line_flag(h, k)
+        if flag is not None:
+            self.registry.setdefault(f"{prefix}::{flag.name}" if prefix else flag.name, []).append(flag)
+            flag.extra["prefix"] = prefix
+            return
         for d in self._declarations(h, k, None):
             key = f"{prefix}::{d.name}" if prefix else d.name
             self.registry.setdefault(key, []).append(d)
             d.extra["prefix"] = prefix
+
+    def _command_line_flag(self, h, k):
+        """`DEFINE_int32(n, 256, "...")` (gflags): the variable `FLAGS_n`, a command-line option whose
+        value in the program's default run is its default (kind "var", marked `extra["flag"]`)."""
+        toks = self.toks
+        macro = toks[h].text
+        if macro not in GFLAGS_TYPES or h + 3 >= k or toks[h + 1].text != "(" or toks[h + 2].kind != IDENT \
+                or toks[h + 3].text != ",":
+            return None
+        close = self._close(h + 1, k)
+        default_end = h + 4
+        while default_end < close and toks[default_end].text != ",":
+            if toks[default_end].text in ("(", "["):
+                default_end = self._close(default_end, close)
+            default_end += 1
+        if default_end == h + 4:
+            return None
+        d = Decl(f"FLAGS_{toks[h + 2].text}", "var", h + 2, type_text=GFLAGS_TYPES[macro], const=True,
+                 init=("=", h + 4, default_end), region=toks[h].region)
+        d.extra["flag"] = toks[h + 2].text
+        return d
 
     def _explicit_instantiation(self, h, k, prefix):
         toks = self.toks

@@ -22,7 +22,7 @@ MAX_BINDINGS_PER_TEMPLATE = 32
 MAX_REASON_CHARS = 200  # of a note that quotes host code
 # `main`'s run with no command-line arguments: `argc > 2 ? atoi(argv[2]) : 16` is 16 there
 DEFAULT_RUN = ("the program runs with no command-line arguments (`argc` is 1, so values read from argv "
-               "take their defaults)")
+               "and gflags options take their defaults)")
 
 
 @dataclass(frozen=True)

@@ -171,6 +171,9 @@ class ValueResolver:
             # namespace or class scope
             if not decl.const:
                 raise Unknown(f"`{name}` is a non-const global variable")
+            if "flag" in decl.extra:
+                # a gflags option: its default is the program's value when run with no flags
+                self._assumed.add(DEFAULT_RUN)
             key = ("global", id(decl))
             if key not in self._value_cache:
                 if key in self._evaluating:

@@ -537,47 +537,55 @@ class LaneEvaluator:
 
     def _path_select_join(self, ins: Instruction, reg: Register, defs: list, vectors: list,
                           choice: list) -> Optional[list]:
-        """Two definitions that differ by a known amount in each thread, joined after branches whose
-        conditions are known in each thread but one, whose condition is an unknown: each thread
-        holds `first + (second - first) * P`, where P (0 or 1: did the thread bring the second
-        definition?) is one unknown per value of that condition and of the known ones. Threads that
-        test one value take one path: nvcc's remainder test before a loop unrolled by two
-        (`i = tid`, or `tid + 512` when `(32*n - 1 - tid) & 512`) is one P per warp, so the warp
-        stays together in the loop. None where this does not apply."""
-        if len(defs) != 2 or any(type(v) is Varying for v in vectors):
+        """Definitions that differ by known amounts in each thread (the same unknown terms), joined
+        after branches that decide which one arrives: a thread whose deciding conditions are unknown
+        holds `first + g * P`, g the gcd of its known differences from the first definition and P
+        one unknown per combination of the deciders' values in the thread and of those differences.
+        Threads that test the same values take the same path: nvcc's remainder iterations before a
+        loop unrolled by two or four (`i = tid`, or `tid + 512`, `tid + 1024`, ... by the trip count
+        `(32*n - 1 - tid) >> 9` or bit 9 of it) are one P per warp, so the warp stays together in the
+        loop. None where this does not apply."""
+        if any(type(v) is Varying for v in vectors):
             return None
-        first, second = as_affine(vectors[0]), as_affine(vectors[1])
-        if first is None or second is None or first.terms != second.terms:
+        affines = [as_affine(v) for v in vectors]
+        if any(a is None for a in affines) or any(a.terms != affines[0].terms for a in affines[1:]):
             return None
         deciders = self._join_deciders(ins, defs)
         if not deciders or any(d.op != "bra" for d in deciders):
             return None
+        # only branches that may skip a definition decide which one arrives: a lane-dependent `if`
+        # inside a remainder iteration, which rejoins before its definition, does not
+        cfg, fn = self.ctx.cfg, self.function
+        def_blocks = [fn.block_of(fn.instructions[d]).id for d in defs]
+        deciders = [d for d in deciders if not all(
+            cfg.dominates(b, fn.block_of(d).id) or cfg.postdominates(b, fn.block_of(d).id) for b in def_blocks)]
         conditions = []
-        unknown = 0
         for decider in deciders:
             values = self.register(decider, decider.guard)
             if type(values) is Varying:
                 return None
-            if not all(S.is_known(v) for v in values):
-                unknown += 1
             conditions.append(values)
-        if unknown != 1:
+        if not any(not S.is_known(v) for c in conditions for v in c):
             return None
-        use_block = self.function.block_of(ins).id
+        use_block = fn.block_of(ins).id
+        first = affines[0]
         out = []
         for t in range(self.n):
             k = choice[t]
             if k is not None:
                 out.append(vectors[k][t])
                 continue
-            step = second.consts[t] - first.consts[t]
-            if not step:
+            steps = tuple(a.consts[t] - first.consts[t] for a in affines[1:])
+            g = gcd(*steps)
+            if not g:
                 out.append(vectors[0][t])
                 continue
-            key = ("path select", use_block, reg.name, tuple(defs), tuple(c[t] for c in conditions)) + self._instance(ins)
-            taken = self.table.value(key, f"whether {reg.name} comes from PTX line "
-                                          f"{self.function.instructions[defs[1]].ptx_line}", True)
-            out.append(S.add(vectors[0][t], S.scale(taken, step)))
+            key = ("path select", use_block, reg.name, tuple(defs), tuple(c[t] for c in conditions),
+                   tuple(x // g for x in steps)) + self._instance(ins)
+            taken = self.table.value(key, f"which of the definitions at PTX lines "
+                                          f"{', '.join(str(fn.instructions[d].ptx_line) for d in defs)} "
+                                          f"{reg.name} comes from", True)
+            out.append(S.add(vectors[0][t], S.scale(taken, g)))
         return out
 
     def _induction(self, reg: Register, header, inside: list, outside: list) -> list:
@@ -1245,10 +1253,18 @@ class LaneEvaluator:
             split = self._and_above_stride(vals, bits)
             if split is not None:
                 return split
+        if op == "shr" and ins.type in SIGNED and len(vals) == 2 and S.is_known(vals[1]) and vals[0][1]:
+            exact = self._rounded_signed_quotient(vals[0], vals[1][0], bits)
+            if exact is not None:
+                return exact
         if op in ("shr", "div") and len(vals) == 2 and S.is_known(vals[1]) and vals[0][1]:
             found = self._high_bits(op, ins, vals[0], vals[1][0], bits)
             if found is not None:
                 return found
+        if op == "prmt" and len(vals) == 3 and S.is_known(vals[2]) and not ins.modifiers[1:]:
+            kept = self._bytes_kept(ins, vals)
+            if kept is not None:
+                return kept
         if op == "rem" and len(vals) == 2 and vals[1][1] and vals[0][1] and gcd(*(c for _, c in vals[1][1])) > 1:
             # x - y * (x / y), for signed (truncating) and unsigned division alike, with the quotient
             # the unknown that `div` of the same operands gives, where y has a stride to keep:
@@ -1281,6 +1297,51 @@ class LaneEvaluator:
         if op == "or" and any(S.is_known(v) and S.wrap(v, bits)[0] for v in vals):
             self.nonzero.add(value[1][0][0])
         return value
+
+    def _rounded_signed_quotient(self, x, k: int, bits: int):
+        """`(y + ((y >> 31) >>> (32 - k))) >> k`, nvcc's signed division of y by 2^k, where y is a
+        multiple of 2^k (every coefficient and the known part): the rounding term is 0 or 2^k - 1 and
+        does not change the quotient, which is y / 2^k exactly (`(csize - csize % 128) / 4`)."""
+        if not 0 < k < bits:
+            return None
+        table = self.table
+        for sym, coef in x[1]:
+            if coef != 1:
+                continue
+            key = table.key_of(sym)
+            # the rounding term: an unsigned shift by bits - k of the sign of y
+            if not (key and key[0] == "opaque" and len(key[1]) == 3 and key[1][0] == "shr"
+                    and key[1][1] not in SIGNED and key[1][2][1] == S.const(bits - k)):
+                continue
+            sign = single_symbol(key[1][2][0])
+            sign_key = table.key_of(sign) if sign else None
+            if not (sign_key and sign_key[0] == "opaque" and sign_key[1][:2] == ("high bits", "shr")
+                    and sign_key[1][2] in SIGNED and sign_key[1][4] == bits - 1):
+                continue
+            y = S.sub(x, (0, ((sym, 1),)))
+            d = 1 << k
+            if y[1] == sign_key[1][3] and y[0] % d == 0 and all(c % d == 0 for _, c in y[1]):
+                return (y[0] // d, tuple((t, c // d) for t, c in y[1]))
+        return None
+
+    def _bytes_kept(self, ins, vals):
+        """`prmt` whose low result bytes are one operand's low bytes in place (a 16- or 32-bit value
+        assembled from bytes): the result is that operand plus 2^(8L) times an unknown, L the bytes
+        kept, so `x - (x & 127)` of the assembled value stays a multiple of 128. None otherwise."""
+        selector = vals[2][0]
+        sources = [(selector >> (4 * b)) & 0xF for b in range(4)]
+        if any(s & 8 for s in sources):
+            return None  # sign replication
+        operand = 0 if sources[0] == 0 else 1 if sources[0] == 4 else None
+        if operand is None:
+            return None
+        kept = 0
+        while kept < 4 and sources[kept] == 4 * operand + kept:
+            kept += 1
+        if kept == 4:
+            return vals[operand]
+        rest = self._opaque(("prmt above byte", kept, tuple(vals)))
+        return S.add(vals[operand], S.scale(rest, 1 << (8 * kept)))
 
     @staticmethod
     def _stride_of(x) -> int:
@@ -1391,6 +1452,23 @@ class LaneEvaluator:
             # a*R - a*U = -a*(U - R) = -a*(d*Q - r)
             rest = (value[0] + a * residue, tuple(t for t in value[1] if t[0] != sym and t[0] not in dict(terms)))
             return self.fold_rotations(S.add(rest, S.scale(quotient, -a * d)))
+        return self._fold_nested_rotations(value)
+
+    def _fold_nested_rotations(self, value):
+        """a*R1 - a*R2 with R1 = (r + U) mod d1 and R2 = (r' + U) mod d2, d2 dividing d1 and r = r'
+        (mod d2): both keep the same low bits, so the difference is d2 times an unknown (`(x & 255) -
+        (x & 127)` is 128 times bit 7 of x)."""
+        rotations = self.rotations
+        found = [(sym, a, rotations[sym]) for sym, a in value[1] if sym in rotations]
+        for sym1, a1, (terms1, d1, r1) in found:
+            for sym2, a2, (terms2, d2, r2) in found:
+                if a2 != -a1 or terms1 != terms2 or d2 >= d1 or d1 % d2 or (r1 - r2) % d2:
+                    continue
+                between = self.table.value(("rotation difference", terms1, d1, r1, d2),
+                                           f"({S.describe((r1, terms1), self.table)}) mod {d1} / {d2}", True)
+                rest = (value[0] + a1 * (r2 % d2 - r1 % d2),
+                        tuple(t for t in value[1] if t[0] not in (sym1, sym2)))
+                return S.add(rest, S.scale(between, a1 * d2))
         return value
 
     def _mul(self, x, y):

@@ -34,7 +34,11 @@ part is a multiple of 2^j depends, in bits j and up, only on that part and the k
 down to 2^j, so nvcc's test before a loop unrolled by two over a bound rounded to the warp
 (`(32*n - 1 - tid) & 512`) is one value per warp; a value merged from two paths that differ by a known
 amount per thread (`i = tid`, or `tid + 512` after that test) is `first + step * P`, one unknown P per
-value of the deciding condition, so the unrolled loop's exit is seen to agree across the warp too.
+value of the deciding condition, so the unrolled loop's exit is seen to agree across the warp too
+(also for the chain of remainder tests of a loop unrolled by four). A value rounded down stays a
+multiple where nvcc's arithmetic hides it: `prmt` that keeps an operand's low bytes in place is that
+operand plus a multiple of 2^(8L), `(x & 255) - (x & 127)` is 128 times an unknown, and the signed
+division of a multiple of 2^k (`(y + ((y >> 31) >>> (32 - k))) >> k`) is exact.
 
 What the refinement assumes (the evaluator's, lanes.py): threads that load one address at one point of
 the same iteration read one value, which holds when the kernel has no data race on it (RACE rules);

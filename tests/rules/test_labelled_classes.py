@@ -99,6 +99,7 @@ CLASSES = {
     "fence_integer_offsets": ["FENCE", "RACE"],
     "multiple_by_construction": ["SHFL", "SYNC"],
     "fence_number_atomics": ["FENCE"],
+    "loop_rounded_index": ["RACE", "WARP"],
 }
 
 

@@ -899,6 +899,39 @@ def _advances_each_iteration(ev: Evaluation, terms: tuple) -> bool:
         if isinstance(key, tuple) and len(key) == 3 and key[0] == "induction":
             if len(cfg.loops_containing(key[1])) == 1:
                 return True
+        elif isinstance(key, tuple) and key[:1] != ("rotation",) and _computed_from_induction(evaluator, symbol):
+            # a value computed from the induction unknown (`(16 * i) & -16` after nvcc's rounding,
+            # a quotient of it) is not shown to repeat in a later iteration: no same-address claim
+            # across iterations rests on it (a residue, `i % 2`, does repeat: it stays)
+            return True
+    return False
+
+
+def _computed_from_induction(evaluator, symbol: str) -> bool:
+    """Does a symbol's key mention, directly or through the symbols in it, the induction unknown of
+    a loop that no other loop encloses? (Asked once per symbol and evaluator.)"""
+    known = evaluator.__dict__.setdefault("_computed_from_induction", {})
+    found = known.get(symbol)
+    if found is None:
+        found = known[symbol] = _mentions_induction(evaluator.table, evaluator.ctx.cfg, evaluator.table.key_of(symbol))
+    return found
+
+
+def _mentions_induction(table, cfg, key) -> bool:
+    seen: set = set()
+    stack = [key]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, tuple):
+            if len(item) == 3 and item[0] == "induction" and not isinstance(item[1], tuple):
+                if len(cfg.loops_containing(item[1])) == 1:
+                    return True
+            stack.extend(item)
+        elif isinstance(item, str) and item not in seen:
+            seen.add(item)
+            inner = table.key_of(item)
+            if inner is not None:
+                stack.append(inner)
     return False
 
 

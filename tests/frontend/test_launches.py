@@ -675,7 +675,7 @@ int main(int argc, char **argv) {
     found = {l.line: l for l in launches(src)}
     first = found[8]
     assert (first.block, first.grid, first.call_arguments[1]) == ((128, 1, 1), (8, 1, 1), 1024)
-    assert "gflags options take their defaults" in first.assumes
+    assert "gflags options at their defaults" in first.assumes
     assert found[9].block is None and "compute_blocks" in found[9].unknown_because
 
 

@@ -22,7 +22,9 @@ MAX_BINDINGS_PER_TEMPLATE = 32
 MAX_REASON_CHARS = 200  # of a note that quotes host code
 # `main`'s run with no command-line arguments: `argc > 2 ? atoi(argv[2]) : 16` is 16 there
 DEFAULT_RUN = ("the program runs with no command-line arguments (`argc` is 1, so values read from argv "
-               "and gflags options take their defaults)")
+               "take their defaults)")
+# the same run seen through gflags: `DEFINE_int32(threads, 128, "...")` is 128 there
+DEFAULT_FLAGS = "the program runs with its gflags options at their defaults (no `--flag=value` on its command line)"
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from typing import Optional
 
 from ..cpp_preprocess import IDENT, Unknown
 from ..launch_expr import Braces, Multiple, as_block, evaluate_tokens, to_dim3
-from .launch import DEFAULT_RUN
+from .launch import DEFAULT_FLAGS, DEFAULT_RUN
 from .structure import Decl
 from .syntax import _CONFIG_FIELDS, _CONFIG_TYPES, _DIM3_TYPES, _INT_TYPES
 
@@ -173,7 +173,7 @@ class ValueResolver:
                 raise Unknown(f"`{name}` is a non-const global variable")
             if "flag" in decl.extra:
                 # a gflags option: its default is the program's value when run with no flags
-                self._assumed.add(DEFAULT_RUN)
+                self._assumed.add(DEFAULT_FLAGS)
             key = ("global", id(decl))
             if key not in self._value_cache:
                 if key in self._evaluating:

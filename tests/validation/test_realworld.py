@@ -191,15 +191,15 @@ def test_sixth_test_half_is_new_and_varied():
 
 def test_eighth_test_half_is_new_and_varied():
     """test7 (built after test6): 400-700 kernels of image-processing/stereo, bundle-adjustment solver,
-    quantum-simulation, bioinformatics, lattice-Boltzmann and quantized-inference code; over half of the
-    repositories' own kernels with a block shape read from the host code (ppl.cv's blocks, set by member
-    assignments inside branches, and run-time blocks are recorded unknown with the reason)."""
+    quantum-simulation, bioinformatics, lattice-Boltzmann and quantized-inference code; most of the
+    repositories' own kernels with a block shape read from the host code (run-time blocks and
+    instances no launch names are recorded unknown with the reason)."""
     mine = _new_half("test7", range(400, 701), ("image processing", "stereo", "bundle adjustment", "quantum",
                                                 "bioinformatics", "lattice boltzmann", "quantiz", "warp",
                                                 "atomic", "shared-memory"))
     toolkit = sum(1 for e in mine if e["name"].startswith(("cub::", "thrust::")))
     assert toolkit == CORPUS["halves"]["test7_toolkit_kernels"]
-    assert sum(1 for e in mine if e["launches"]) >= 0.5 * (len(mine) - toolkit)
+    assert sum(1 for e in mine if e["launches"]) >= 0.65 * (len(mine) - toolkit)
     # a hand-read launch cites its host line
     assert all(":" in launch["host"] for e in mine for launch in e["launches"])
 

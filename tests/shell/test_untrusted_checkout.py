@@ -118,6 +118,32 @@ def test_launch_discovery_does_not_read_an_include_outside_the_repository(projec
     assert SECRET not in all_formats(project, "k.ptx")
 
 
+def test_launch_discovery_across_files_stays_inside_the_repository(project):
+    """The files a `.ptx`'s launches are looked for in beyond its `.file` directives (the `.cu` beside
+    it under its name, sibling units that include its sources or their header, `include/` folders)
+    are read through the gate: links out of the tree are not followed, a FIFO among the siblings does
+    not block, and a launch written outside the repository is not used."""
+    outside = project.root.parent / f"{project.root.name}-outside"
+    (outside / "include").mkdir(parents=True, exist_ok=True)
+    launch = f"// {SECRET}\n#include \"kern.h\"\nvoid r() {{ k<<<1, 32>>>(); }}\n"
+    (outside / "k.cu").write_text(launch)
+    (outside / "entry.cu").write_text(launch)
+    (outside / "include" / "kern.h").write_text(f"// {SECRET}\n#define B 32\n__global__ void k();\n")
+    kern = project.write("src/kern.cuh", "__global__ void k() {\n  __syncthreads();\n}\n")
+    project.write("src/k.sm_90.ptx", PTX_NAMING.replace("{path}", str(kern)))
+    (project.root / "src" / "k.sm_90.cu").symlink_to(outside / "k.cu")  # the unit beside the .ptx
+    (project.root / "src" / "k.cu").symlink_to(outside / "k.cu")
+    (project.root / "src" / "entry.cu").symlink_to(outside / "entry.cu")  # a sibling including kern.h
+    (project.root / "src" / "include").symlink_to(outside / "include")
+    os.mkfifo(project.root / "src" / "pipe.cu")
+    r = project.run("launches", "src/k.sm_90.ptx")
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stdout + r.stderr
+    assert SECRET not in r.stdout + r.stderr
+    # only the in-tree source is read; no launch from the linked files
+    assert "no launch of `k` found (host code read: src/kern.cuh)" in r.stdout, r.stdout
+    assert SECRET not in all_formats(project, "src/k.sm_90.ptx")
+
+
 # ---------------------------------------------------------------------------------------------
 # 3. The working directory is not trusted by itself
 

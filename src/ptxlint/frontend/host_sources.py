@@ -52,39 +52,40 @@ def launch_sources(files: Iterable[str], checked_path: str, read: Optional[Calla
 
 
 def translation_unit_of(ptx_path: str) -> Optional[str]:
-    """The `.cu` a `.ptx` was compiled from, where it lies beside it under the same name (an arch tag
-    such as `.sm_90` dropped), else None."""
+    """The `.cu` beside a `.ptx` under its name (an arch tag such as `.sm_90` dropped): the unit it was
+    compiled from where that file exists (launch_sources keeps only sources that exist and may be read)."""
     if not ptx_path.endswith(".ptx"):
         return None
-    unit = _ARCH_TAG.sub("", ptx_path[:-len(".ptx")]) + ".cu"
-    return unit if os.path.isfile(unit) else None
+    return _ARCH_TAG.sub("", ptx_path[:-len(".ptx")]) + ".cu"
 
 
 def include_dirs_of(sources: Iterable[str]) -> list:
     """Folders to resolve a `.ptx`'s host `#include "..."` in, after those given: the folders of its
     host sources and up to INCLUDE_ROOT_LEVELS above each (a build's `-I src` for `src/map/kernels.cu`),
     and an `include/` folder in one of them with its subfolders (`-I include/cuszp`)."""
-    out: dict = {}
+    above: dict = {}
     for path in sources:
         folder = os.path.dirname(os.path.abspath(path))
         for _ in range(INCLUDE_ROOT_LEVELS + 1):
-            out.setdefault(folder, None)
+            above.setdefault(folder, None)
             parent = os.path.dirname(folder)
             if parent == folder:
                 break
             folder = parent
-    for folder in [d for d in out if is_trusted(d)]:
+    out = [d for d in above if is_trusted(d)]
+    for folder in list(out):
         # the usual public-header layout: `include/` and `include/<project>/` beside the sources
         include = os.path.join(folder, "include")
-        if is_trusted(include) and os.path.isdir(include):
-            out.setdefault(include, None)
-            try:
-                subfolders = sorted(e for e in os.listdir(include) if os.path.isdir(os.path.join(include, e)))
-            except OSError:
-                subfolders = []
-            for name in subfolders[:MAX_INCLUDE_SUBFOLDERS]:
-                out.setdefault(os.path.join(include, name), None)
-    return [d for d in out if is_trusted(d)]
+        if not is_trusted(include) or not os.path.isdir(include):
+            continue
+        try:
+            subfolders = sorted(e for e in os.listdir(include) if os.path.isdir(os.path.join(include, e)))
+        except OSError:
+            subfolders = []
+        for d in [include] + [os.path.join(include, name) for name in subfolders[:MAX_INCLUDE_SUBFOLDERS]]:
+            if d not in out and is_trusted(d):
+                out.append(d)
+    return out
 
 
 def _including_sources(named: list, checked_path: str, read: Callable) -> list:

@@ -893,23 +893,20 @@ def _advances_each_iteration(ev: Evaluation, terms: tuple) -> bool:
     evaluator = ev.evaluator
     if evaluator is None:
         return False
-    table, cfg = evaluator.table, evaluator.ctx.cfg
+    table = evaluator.table
     for symbol, _ in terms:
         key = table.key_of(symbol)
-        if isinstance(key, tuple) and len(key) == 3 and key[0] == "induction":
-            if len(cfg.loops_containing(key[1])) == 1:
-                return True
-        elif isinstance(key, tuple) and key[:1] != ("rotation",) and _computed_from_induction(evaluator, symbol):
-            # a value computed from the induction unknown (`(16 * i) & -16` after nvcc's rounding,
-            # a quotient of it) is not shown to repeat in a later iteration: no same-address claim
-            # across iterations rests on it (a residue, `i % 2`, does repeat: it stays)
+        # the induction unknown itself, or a value computed from it (`(16 * i) & -16` after nvcc's
+        # rounding, a quotient of it), which is not shown to repeat in a later iteration: no
+        # same-address claim across iterations rests on it (a residue, `i % 2`, does repeat: it stays)
+        if isinstance(key, tuple) and key[:1] != ("rotation",) and _computed_from_induction(evaluator, symbol):
             return True
     return False
 
 
 def _computed_from_induction(evaluator, symbol: str) -> bool:
-    """Does a symbol's key mention, directly or through the symbols in it, the induction unknown of
-    a loop that no other loop encloses? (Asked once per symbol and evaluator.)"""
+    """Is a symbol the induction unknown of a loop that no other loop encloses, or does its key
+    mention that unknown, directly or through the symbols in it? (Asked once per symbol and evaluator.)"""
     known = evaluator.__dict__.setdefault("_computed_from_induction", {})
     found = known.get(symbol)
     if found is None:

@@ -341,16 +341,11 @@ class DeclarationReader:
         if macro not in GFLAGS_TYPES or h + 3 >= k or toks[h + 1].text != "(" or toks[h + 2].kind != IDENT \
                 or toks[h + 3].text != ",":
             return None
-        close = self._close(h + 1, k)
-        default_end = h + 4
-        while default_end < close and toks[default_end].text != ",":
-            if toks[default_end].text in ("(", "["):
-                default_end = self._close(default_end, close)
-            default_end += 1
-        if default_end == h + 4:
+        arguments = self._split_commas(h + 2, self._close(h + 1, k))
+        if len(arguments) < 2 or arguments[1][0] == arguments[1][1]:
             return None
         d = Decl(f"FLAGS_{toks[h + 2].text}", "var", h + 2, type_text=GFLAGS_TYPES[macro], const=True,
-                 init=("=", h + 4, default_end), region=toks[h].region)
+                 init=("=", *arguments[1]), region=toks[h].region)
         d.extra["flag"] = toks[h + 2].text
         return d
 

@@ -953,3 +953,56 @@ int main(int argc, char **argv) {
 }"""
     launch = only(src)
     assert launch.block == (128, 1, 1) and "no command-line arguments" in launch.assumes
+
+
+def test_explicit_specialisations_are_read_as_functions():
+    """`template <> void launch<float>(...) { k<float><<<...>>>(); }`: the host function and the
+    kernel it launches are explicit specialisations; their launches are found."""
+    text = ("template <typename T> __global__ void k(T *p);\n"
+            "template <> __global__ void k<float>(float *p) { p[threadIdx.x] = 0; }\n"
+            "template <typename T> void launch(T *p);\n"
+            "template <> void launch<float>(float *p) { k<float><<<4, 128>>>(p); }\n")
+    found = only(text)
+    assert (found.kernel, found.template_args, found.block, found.line) == ("k", ("float",), (128, 1, 1), 4)
+
+
+@pytest.mark.parametrize("block, form", [
+    ("dim3 b(1, n); k<<<g, b>>>(p);", (1, None, 1)),      # x fixed, y a run-time value
+    ("k<<<g, dim3(n, 4)>>>(p);", (None, 4, 1)),
+    ("int b = n; k<<<g, b>>>(p);", (None, 1, 1)),        # an integer block is 1-D
+])
+def test_what_a_run_time_block_fixes_of_its_dimensions(block, form):
+    found = only(f"__global__ void k(float *p);\nvoid r(float *p, int n, int g) {{ {block} }}\n")
+    assert found.block is None and found.block_form == form
+
+
+def test_a_launch_that_fixes_some_dimensions_narrows_the_candidates():
+    """rows.cu launches scale_tokens<float> with `dim3(1, threads)` (one token per block in x,
+    threads a run-time value): its early return on blockIdx.y*blockDim.x + threadIdx.x is taken by
+    the whole block or none, so no SYNC002; scale_tokens_wide has the same return with the tokens
+    along x (`dim3(threads, 1)`): its barriers are reported, with the condition on seq_len."""
+    ptx = DATA / "runtime_rows" / "rows.sm_90.ptx"
+    r = run_cli("launches", str(ptx), cwd=REPO)
+    assert r.returncode == 0, r.stderr
+    assert "scale_tokens<float>: unknown: checked under 1x256x1, 1x128x1" in r.stdout
+    assert "scale_tokens<float><<<?x?x1, 1x?x1>>>" in r.stdout
+    assert "scale_tokens_wide: unknown: checked under 256x1x1" in r.stdout
+    r = run_cli("check", "--no-cache", "--select", "SYNC", "--format", "json", str(ptx), cwd=REPO)
+    found = json.loads(r.stdout)["diagnostics"]
+    assert sorted(d["line"] for d in found if d["code"] == "SYNC002") == [27, 29]
+
+
+def test_a_using_declaration_names_the_constant_it_brings_in():
+    text = ("namespace lib { constexpr int warp_size = 32; }\n"
+            "__global__ void k(float *p);\n"
+            "void r(float *p) { using lib::warp_size; const dim3 threads(warp_size, 4, 1); k<<<1, threads>>>(p); }\n")
+    assert shapes(text) == {3: (32, 4, 1)}
+
+
+def test_a_using_declaration_of_a_run_time_value_stays_unknown():
+    text = ("namespace lib { int width; }\n"
+            "__global__ void k(float *p);\n"
+            "using lib::width;\n"
+            "void r(float *p) { k<<<1, width>>>(p); }\n")
+    found = only(text)
+    assert found.block is None and found.block_form == (None, 1, 1)

@@ -157,10 +157,11 @@ def _check_one(task: tuple) -> tuple:
                 found.append((d.to_dict(), "+".join(d.data.get("blocks", [])) or "?"))
         return ptx, found, time.perf_counter() - start
     module = parse_ptx_file(str(HERE / ptx))
-    discovered = discovered_arguments(ptx, module) if use_launches else {}
+    discovered, runtime_blocks = discovered_arguments(ptx, module) if use_launches else ({}, ())
 
-    def run(overrides, only, label):
-        options = CheckOptions(select=RULES, analysis=AnalysisOptions(block_overrides=overrides))
+    def run(overrides, only, label, launches=None):
+        analysis = AnalysisOptions(block_overrides=overrides, launches=launches or ())
+        options = CheckOptions(select=RULES, analysis=analysis)
         for d in check_module(module, options, only=only):
             if not is_toolkit_header(d.path):
                 found.append((d.to_dict(), label))
@@ -181,14 +182,15 @@ def _check_one(task: tuple) -> tuple:
                 arguments = discovered.get((f.name, tuple(dims)))
                 run(list(extra) + [(f.name, dims, origin, grid, arguments)], {f.name}, label)
         if plain:
-            run(list(extra), plain, "unknown launch")
+            run(list(extra), plain, "unknown launch", runtime_blocks)
     return ptx, found, time.perf_counter() - start
 
 
-def discovered_arguments(ptx: str, module) -> dict:
-    """{(kernel, block): per kernel parameter, the values its launches pass}: what ptxlint's own
-    launch discovery reads from the host code's calls (the argument values the recorded launches
-    do not list), for the launches whose block it finds equal to a recorded one."""
+def discovered_arguments(ptx: str, module) -> tuple:
+    """({(kernel, block): per kernel parameter, the values its launches pass}, launches with a
+    run-time block): what ptxlint's own launch discovery reads from the host code's calls (the
+    argument values the recorded launches do not list), for the launches whose block it finds equal
+    to a recorded one."""
     from ptxlint.analysis.launch import merge_arguments
     from ptxlint.file_check import with_launches
     from ptxlint.frontend.launches import launches_for_function
@@ -200,7 +202,10 @@ def discovered_arguments(ptx: str, module) -> dict:
             if launch.block is not None:
                 key = (f.name, tuple(launch.block))
                 out[key] = merge_arguments(out.get(key, ...), launch.call_arguments)
-    return {k: v for k, v in out.items() if v}
+    arguments = {k: v for k, v in out.items() if v}
+    # the launches whose block is a run-time value: what they fix of it (`dim3 b(1, n)`: x is 1)
+    # narrows the candidates of a kernel the records leave unknown
+    return arguments, tuple(launch for launch in launches or () if launch.block is None)
 
 
 def run_corpus(use_launches: bool = True, extra_blocks: list | None = None, jobs: int | None = None,

@@ -177,6 +177,9 @@ def plan_block_shapes(function: Function, options) -> ShapePlan:
                 arguments[block] = merge_arguments(arguments.get(block, ...), getattr(launch, "call_arguments", ()))
         unknown_launches = tuple(f"{_launch_place(l)} ({l.unknown_because or 'block shape not known'})"
                                  for l in found if l.block is None)
+        forms = [(l.block_form, _launch_place(l)) for l in found if l.block is None]
+        if forms and not shapes and all(form is not None for form, _ in forms):
+            return ShapePlan(tuple(_candidates(function, forms)), False, unknown_launches)
         if shapes:
             return ShapePlan(tuple(BlockShape(d, s, grid=grids[d][0], grid_source="; ".join(grids[d][1]),
                                               arguments=arguments.get(d) or None)
@@ -186,8 +189,10 @@ def plan_block_shapes(function: Function, options) -> ShapePlan:
     return ShapePlan(tuple(_candidates(function)), False, unknown_launches)
 
 
-def _candidates(function: Function) -> list:
-    """The admitted-shape candidates, the shape performance findings assume first."""
+def _candidates(function: Function, forms: Optional[list] = None) -> list:
+    """The admitted-shape candidates, the shape performance findings assume first. `forms`: what
+    the kernel's launches fix of a block that is not wholly known ([((1, None, 1), "k.cu:40")]):
+    only shapes one of them allows are candidates."""
     bound = function.maxntid if function.maxntid and _valid(function.maxntid) else None
     limit = bound[0] * bound[1] * bound[2] if bound else MAX_BLOCK_THREADS
     dims = list(CANDIDATES_1D)
@@ -197,14 +202,21 @@ def _candidates(function: Function) -> list:
         first, dims = DEFAULT_2D, dims + CANDIDATES_2D
     else:
         first = DEFAULT_1D
+    source = UNKNOWN_SOURCE
     if bound:
         first = tuple(bound)
         source = "assumed from .maxntid, its upper bound"
         # .maxntid bounds the product of the dimensions only: `__launch_bounds__(128)` emits
         # `.maxntid 128, 1, 1` and the kernel may still be launched 32x4
         dims = [d for d in dims if d[0] * d[1] * d[2] <= limit]
-    else:
-        source = UNKNOWN_SOURCE
+    fitting = _fitting_forms(dims + [first], [form for form, _ in forms], limit) if forms else []
+    if fitting:
+        dims = fitting
+        size = first[0] * first[1] * first[2]
+        first = min(dims, key=lambda d: abs(d[0] * d[1] * d[2] - size))
+        source = ("assumed: the launches at " + ", ".join(f"{place} (block {_grid_text(form)})"
+                                                          for form, place in forms)
+                  + " leave the rest of the block to run-time values; pass --block to change it")
     # after the default: smaller shapes, largest first, then larger ones; when the default is not
     # admitted, the next admitted one is the nearest smaller shape
     size = first[0] * first[1] * first[2]
@@ -212,6 +224,39 @@ def _candidates(function: Function) -> list:
                                                                   abs(d[0] * d[1] * d[2] - size)))
     out = [BlockShape(first, source, assumed=True)]
     out += [BlockShape(d, source, assumed=True) for d in dims]
+    return out
+
+
+# the values a run-time dimension of a partly known block is tried with (a warp or more in all)
+_FORM_FILLS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
+
+
+def _fits(dims: tuple, form: tuple) -> bool:
+    return all(f is None or f == d for d, f in zip(dims, form))
+
+
+def _fitting_forms(dims: list, forms: list, limit: int) -> list:
+    """The shapes some launch's form allows: the candidates that fit one, and for each form its
+    run-time dimensions filled so that the block holds a warp to `limit` threads (one run-time
+    dimension: every such count; two: the 2-D candidates laid on them)."""
+    out = [d for d in dims if any(_fits(d, f) for f in forms)]
+    for form in forms:
+        fixed = 1
+        for f in form:
+            fixed *= f or 1
+        free = [i for i, f in enumerate(form) if f is None]
+        fills = []
+        if len(free) == 1:
+            fills = [(v,) for v in _FORM_FILLS if WARP_SIZE <= v * fixed <= limit]
+        elif len(free) == 2:
+            fills = [(x, y) for x, y, _ in CANDIDATES_2D if x * y * fixed <= limit]
+        for fill in fills:
+            shape = list(form)
+            for i, v in zip(free, fill):
+                shape[i] = v
+            shape = tuple(shape)
+            if _valid(shape) and shape not in out:
+                out.append(shape)
     return out
 
 

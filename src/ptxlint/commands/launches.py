@@ -78,7 +78,8 @@ def _launches_of(function, launches, plan) -> list:
         if why is None and overridden:
             why = f"the block is given by {plan.shapes[0].source}"
         entry = {"where": f"{_shown(launch.path)}:{launch.line}", "kernel": launch.kernel, "how": launch.how,
-                 "block": list(launch.block) if launch.block else None, "grid": _grid_json(launch.grid),
+                 "block": list(launch.block) if launch.block else _grid_json(launch.block_form),
+                 "grid": _grid_json(launch.grid),
                  "grid_unknown_because": launch.grid_unknown_because,
                  "template_args": list(launch.template_args) if launch.template_args is not None else None,
                  "deduced": launch.deduced, "assumes": launch.assumes,

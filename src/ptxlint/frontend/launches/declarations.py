@@ -132,13 +132,15 @@ class DeclarationReader:
         s = self._skip_template_headers(h, k)
         i = s
         found = None
+        specialised = {}  # index after `name<...>` -> the name's index (`template <> void f<float>(`)
         while i < k:
             t = toks[i]
             if t.text == "(":
                 close = self._close(i, k)
-                if i > s and toks[i - 1].kind == IDENT and toks[i - 1].text not in _NOT_A_FUNCTION_NAME \
-                        and toks[i - 1].text not in _DECL_SPECIFIERS and found is None:
-                    found = (i - 1, i, close)
+                name = specialised.get(i, i - 1)
+                if name >= s and toks[name].kind == IDENT and toks[name].text not in _NOT_A_FUNCTION_NAME \
+                        and toks[name].text not in _DECL_SPECIFIERS and found is None:
+                    found = (name, i, close)
                 i = close + 1
                 continue
             if t.text in ("=", ";"):
@@ -149,6 +151,8 @@ class DeclarationReader:
             if t.text == "<":
                 c = self._angle_close(i, k)
                 if c is not None and found is None:
+                    if i > s and toks[i - 1].kind == IDENT:
+                        specialised[c + 1] = i - 1
                     i = c + 1
                     continue
             i += 1
@@ -368,6 +372,12 @@ class DeclarationReader:
             d = Decl(toks[h + 1].text, "type", h + 1, type_text=_type_text(toks[h + 3:k]), node=node,
                      region=toks[h].region)
             return [d]
+        if toks[h].text == "using" and k - h >= 4 and toks[k - 2].text == "::" and toks[k - 1].kind == IDENT \
+                and toks[h + 1].text not in ("namespace", "typename") \
+                and all(t.kind == IDENT or t.text == "::" for t in toks[h + 1:k]):
+            # a using-declaration (`using lib::warp_size;`): the name stands for the qualified one
+            return [Decl(toks[k - 1].text, "alias", k - 1, type_text="".join(t.text for t in toks[h + 1:k]),
+                         node=node, region=toks[h].region)]
         if toks[h].text == "typedef":
             if toks[k - 1].kind == IDENT:
                 return [Decl(toks[k - 1].text, "type", k - 1, type_text=_type_text(toks[h + 1:k - 1]), node=node,

@@ -72,6 +72,10 @@ class Launch:
     # the kernel's call arguments where they are integer values the host code gives, or a
     # PointerOffset (None where not): `k<<<g, 256>>>(p + 4, N)` with `N = numbodies * 1024` ...
     call_arguments: tuple = ()
+    # where the block is not a compile-time value, what is known of it per dimension (an int, or
+    # None for a run-time value): `dim3 b(1, threads)` is (1, None, 1), an integer `n` is (None, 1, 1)
+    # (a 1-D block); None when nothing is known or the block is known
+    block_form: Optional[tuple] = None
 
     def __post_init__(self) -> None:
         # the reason quotes host code: a huge macro or an #include'd file must not flood the output

@@ -199,6 +199,14 @@ class LaunchSites:
         if why is not None and arg is not None:
             why = f"{'configuration' if what == 'config' else 'block'} argument " \
                   f"`{_type_text(toks[arg[0]:arg[1]])}`: {why}"
+        block_form = None
+        if block is None and arg is not None and what != "config":
+            try:
+                block_form = self._grid_form(frame, chain, arg[0], arg[1], first, region, 0)
+            except RecursionError:
+                pass
+            if block_form is not None and all(d is None for d in block_form):
+                block_form = None
         grid_dims, grid_why = (None, "the launch has no grid argument") if grid is None else \
             self._grid_value(frame, chain, grid[0], grid[1], first, region, what == "config")
         args = None
@@ -217,7 +225,7 @@ class LaunchSites:
                 call_arguments = call_arguments[:covered] + (CoversGrid(),) + call_arguments[covered + 1:]
         assumes = "; ".join(sorted(self._assumed)) or None
         launch = Launch(name, args, block, tok.path, tok.line, how, why, qual, grid_dims, grid_why, assumes,
-                        deduced is not None, open_params, call_arguments)
+                        deduced is not None, open_params, call_arguments, block_form)
         if launch not in self._seen:
             self._seen.add(launch)
             self.launches.append((first, len(self.launches), launch))
@@ -376,6 +384,8 @@ class LaunchSites:
 
     def _grid_form_of_name(self, frame, chain, name, pos, region, depth):
         decl, dframe = self._lookup_decl(frame, chain, name, pos)
+        if decl is not None and decl.kind == "alias" and decl.type_text != name and depth < 8:
+            return self._grid_form_of_name(frame, chain, decl.type_text, pos, region, depth + 1)
         if decl is None or decl.kind not in ("var", "param"):
             return None
         kind = _value_kind(" ".join(w for w in decl.type_text.split() if w not in ("const", "volatile")))

@@ -15,7 +15,7 @@ from typing import Optional
 @dataclass(eq=False)
 class Decl:
     name: str
-    kind: str  # "var", "param", "tparam", "enum", "type"
+    kind: str  # "var", "param", "tparam", "enum", "type", "alias" (`using ns::n;`: type_text is `ns::n`)
     pos: int  # token index of the name
     type_text: str = ""
     const: bool = False

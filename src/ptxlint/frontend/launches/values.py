@@ -111,6 +111,15 @@ class ValueResolver:
             return self._enum_value(decl, frame, chain)
         if decl.kind == "type":
             raise Unknown(f"`{name}` is a type")
+        if decl.kind == "alias":
+            target = decl.type_text
+            if target.lstrip(":") == name or target in self._evaluating:
+                raise Unknown(f"`{name}` names itself")
+            self._evaluating.add(target)
+            try:
+                return self._value(frame, chain, target, pos, region, field)
+            finally:
+                self._evaluating.discard(target)
         return self._var_value(decl, dframe, frame, chain, pos, field)
 
     def _param_value(self, decl, dframe):

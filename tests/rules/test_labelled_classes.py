@@ -68,6 +68,9 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
 * lock_critical_section.cu: accesses between a spin lock's acquisition (`while (atomicCAS(lock, 0,
   1) != 0);`) and its release (`atomicExch(lock, 0)`) are taken by one block at a time: no RACE003
   across blocks; the same update without the lock is one. (Also after test3.)
+* equality_guard_single_thread.cu: a store under `if (i == n)` with i a thread's global index (also
+  widened to 64 bits) has one writer in the grid, however many threads the block has; a range guard
+  admitting two threads keeps the race. (Found in test7's triage, GenomeWorks; built after test7.)
 """
 
 import re
@@ -100,6 +103,7 @@ CLASSES = {
     "multiple_by_construction": ["SHFL", "SYNC"],
     "fence_number_atomics": ["FENCE"],
     "loop_rounded_index": ["RACE", "WARP"],
+    "equality_guard_single_thread": ["RACE", "WARP"],
 }
 
 

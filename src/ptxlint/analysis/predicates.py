@@ -221,6 +221,17 @@ def contradict(literals_a, literals_b, key_of=None) -> bool:
     return False
 
 
+def held_equalities(literals, key_of) -> dict:
+    """{(unknown terms, modulus): constant} of the integer equalities `x == y` the literals require,
+    x - y written as terms + constant: threads whose equalities on one key have different constants
+    cannot run together (contradict())."""
+    out = {}
+    for lit in literals:
+        for terms, constant, modulus in _equalities_held(lit, key_of):
+            out[(terms, modulus)] = constant
+    return out
+
+
 def _equalities_held(literal, key_of, depth: int = 0) -> list:
     """[(unknown terms, constant, modulus) of x - y] for every integer equality `x == y` that the
     literal requires to hold: its canonical unknown true (or its complement false), also inside a

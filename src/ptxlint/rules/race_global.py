@@ -18,7 +18,7 @@ from typing import Optional
 
 from ..analysis.loops import innermost_loop
 from ..frontend.ir import Register
-from ..analysis.predicates import contradict
+from ..analysis.predicates import contradict, held_equalities
 from .race import (Conflict, SharedSite, _collide, read_steers_atomic, _reachable, _stored_value_per_warp, _stored_value_uniform,
                    _stored_values, describe_thread, outside_focus, same_constant_stores)
 from .fence import waits_for_hand_off
@@ -581,10 +581,34 @@ def _one_run_writers(ev, threads: list) -> list:
     equality on y) takes no part. Threads under no condition always do."""
     key_of = ev.evaluator.table.key_of if ev.evaluator is not None else None
     conditions = {t: ev.conditions[t] if t in ev.unsure else () for t in threads}
-    if len(threads) > 64:
-        return threads  # the quadratic test is for the few writers of a guarded address
-    return [t for t in threads
-            if any(u != t and not contradict(conditions[t], conditions[u], key_of) for u in threads)]
+    out = []
+    for group in _by_held_equality(threads, conditions, key_of):
+        if len(group) > 64:
+            out += group  # the quadratic test is for the few writers of a guarded address
+            continue
+        out += [t for t in group
+                if any(u != t and not contradict(conditions[t], conditions[u], key_of) for u in group)]
+    return out
+
+
+def _by_held_equality(threads: list, conditions: dict, key_of) -> list:
+    """`threads` in groups that may run together: where every thread holds an equality on one
+    unknown (`i == n - 1`, i = blockIdx.x * blockDim.x + threadIdx.x: each thread its own constant),
+    threads with different constants contradict, so each constant is a group (one thread each when
+    the guard admits one thread of the grid); else one group."""
+    if key_of is None or any(not conditions[t] for t in threads):
+        return [threads]
+    held = {t: held_equalities(conditions[t], key_of) for t in threads}
+    common = set(held[threads[0]])
+    for t in threads[1:]:
+        common &= held[t].keys()
+        if not common:
+            return [threads]
+    key = min(common, key=repr)
+    groups: dict = {}
+    for t in threads:
+        groups.setdefault(held[t][key], []).append(t)
+    return list(groups.values())
 
 
 def _unequal_writers(threads: list, values: Optional[list]) -> Optional[tuple]:

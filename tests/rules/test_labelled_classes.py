@@ -71,6 +71,11 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
 * equality_guard_single_thread.cu: a store under `if (i == n)` with i a thread's global index (also
   widened to 64 bits) has one writer in the grid, however many threads the block has; a range guard
   admitting two threads keeps the race. (Found in test7's triage, GenomeWorks; built after test7.)
+* loop_state_alike.cu: a loop-carried value that every thread updates alike (a list walked through
+  `next[node]`, a stack popped under a test of a value read at one address, with nvcc's copy of the
+  update under `if (threadIdx.x == 0)`) stays one value for the warp, so a warp loop bounded by a
+  multiple of 32 inside keeps its shuffles whole; lanes walking different lists do not. (test7's
+  triage, GenomeWorks' aligners; built after test7.)
 """
 
 import re
@@ -104,6 +109,7 @@ CLASSES = {
     "fence_number_atomics": ["FENCE"],
     "loop_rounded_index": ["RACE", "WARP"],
     "equality_guard_single_thread": ["RACE", "WARP"],
+    "loop_state_alike": ["SHFL", "SYNC", "RACE", "WARP"],
 }
 
 

@@ -46,6 +46,8 @@ class LaneEvaluator:
         self.table = S.SymbolTable()
         self._memo: dict = {}
         self._in_progress: set = set()
+        self._probing: set = set()  # (loop header, register) whose updates _updated_alike is testing
+        self._alike: dict = {}  # its answers (shared with iteration evaluators)
         self._notes: list = [set()]
         self._block_active: dict = {}
         self._block_notes: dict = {}
@@ -476,6 +478,8 @@ class LaneEvaluator:
             same = self._same_path_join(ins, reg, defs, vectors)
             if same is None:
                 same = self._path_select_join(ins, reg, defs, vectors, choice)
+            if same is None and unresolved == self.n:
+                same = self._uniform_path_join(ins, reg, defs, vectors, actives)
             if same is not None:
                 return same
         fresh = self._fresh(("join", ins.index, reg.name), f"{reg.name} after the paths merge")
@@ -535,6 +539,77 @@ class LaneEvaluator:
         deciders = [i for i in deciders if i.guard is not None and i.op in ("bra", "brx")]
         return deciders + [fn.instructions[d] for d in defs if fn.instructions[d].guard is not None]
 
+    def _repeated_copies(self, defs: list, vectors: list) -> set:
+        """The definitions that repeat the value an earlier one already gave: nvcc copies `mov %r85,
+        %r5` onto both sides of a branch, and the copy under the branch changes nothing. A definition
+        counts as a repeat when one with the same values dominates it and no other definition lies
+        between them (dominated by the first and not by the repeat)."""
+        cfg, fn = self.ctx.cfg, self.function
+        blocks = [fn.block_of(fn.instructions[d]).id for d in defs]
+
+        def before(a, b):  # does definition a run before b wherever b runs?
+            return defs[a] < defs[b] if blocks[a] == blocks[b] else cfg.dominates(blocks[a], blocks[b])
+
+        out = set()
+        for j in range(len(defs)):
+            for k in range(len(defs)):
+                if k == j or vectors[k] != vectors[j] or not before(k, j):
+                    continue
+                if all(m in (j, k) or not before(k, m) or before(j, m) for m in range(len(defs))):
+                    out.add(defs[j])
+                    break
+        return out
+
+    def _deciding_conditions(self, ins: Instruction, defs: list, vectors: list) -> Optional[list]:
+        """Per branch that decides which of `defs` reaches `ins`, its condition's values per thread;
+        None when a decider is no conditional branch, a condition's values are per-thread unknowns,
+        or every condition is known (the join's own choice decides then)."""
+        deciders = self._join_deciders(ins, defs)
+        if not deciders or any(d.op != "bra" for d in deciders):
+            return None
+        # only branches that decide whether a definition runs (its control dependences, direct or
+        # through enclosing branches) decide which one arrives: a lane-dependent `if` inside a
+        # remainder iteration, which rejoins before the next definition, does not, nor one that
+        # only decides whether a copy of the value already there runs
+        cfg, fn = self.ctx.cfg, self.function
+        controlling = set()
+        repeated = self._repeated_copies(defs, vectors)
+        for d in defs:
+            if d not in repeated:
+                controlling |= cfg.controlling_branches(fn.block_of(fn.instructions[d]).id)
+        deciders = [d for d in deciders if d.op != "bra" or fn.block_of(d).id in controlling]
+        conditions = []
+        for decider in deciders:
+            values = self.register(decider, decider.guard)
+            if type(values) is Varying:
+                return None
+            conditions.append(values)
+        if not any(not S.is_known(v) for c in conditions for v in c):
+            return None
+        return conditions
+
+    def _uniform_path_join(self, ins: Instruction, reg: Register, defs: list, vectors: list,
+                           actives: list) -> Optional[list]:
+        """Definitions each the same in every thread, each reached by every thread alike (the same
+        reach and the same conditions on the way in every thread): every thread brings the same
+        definition, so the join is one unknown for all threads, one per combination of those
+        conditions and values (a stack pointer that a loop pops under a test of a value every thread
+        reads at the same address). None where this does not apply."""
+        if any(type(v) is Varying or not S.uniform_across(v) for v in vectors):
+            return None
+        repeated = self._repeated_copies(defs, vectors)  # a copy under `if (tid == 0)` changes nothing
+        kept = [k for k, d in enumerate(defs) if d not in repeated]
+        defs, vectors, actives = [defs[k] for k in kept], [vectors[k] for k in kept], [actives[k] for k in kept]
+        if any(not S.uniform_across(a) for a in actives):
+            return None
+        fn = self.function
+        conditions = [self.block_conditions(fn.block_of(fn.instructions[d]).id) for d in defs]
+        if any(not S.uniform_across(c) for c in conditions):
+            return None
+        key = ("uniform join", fn.block_of(ins).id, reg.name, tuple(defs), tuple(a[0] for a in actives),
+               tuple(c[0] for c in conditions), tuple(v[0] for v in vectors)) + self._instance(ins)
+        return self._uniform_unknown(key, f"{reg.name} after paths that every thread takes alike")
+
     def _path_select_join(self, ins: Instruction, reg: Register, defs: list, vectors: list,
                           choice: list) -> Optional[list]:
         """Definitions that differ by known amounts in each thread (the same unknown terms), joined
@@ -550,23 +625,10 @@ class LaneEvaluator:
         affines = [as_affine(v) for v in vectors]
         if any(a is None for a in affines) or any(a.terms != affines[0].terms for a in affines[1:]):
             return None
-        deciders = self._join_deciders(ins, defs)
-        if not deciders or any(d.op != "bra" for d in deciders):
+        conditions = self._deciding_conditions(ins, defs, vectors)
+        if conditions is None:
             return None
-        # only branches that may skip a definition decide which one arrives: a lane-dependent `if`
-        # inside a remainder iteration, which rejoins before its definition, does not
-        cfg, fn = self.ctx.cfg, self.function
-        def_blocks = [fn.block_of(fn.instructions[d]).id for d in defs]
-        deciders = [d for d in deciders if not all(
-            cfg.dominates(b, fn.block_of(d).id) or cfg.postdominates(b, fn.block_of(d).id) for b in def_blocks)]
-        conditions = []
-        for decider in deciders:
-            values = self.register(decider, decider.guard)
-            if type(values) is Varying:
-                return None
-            conditions.append(values)
-        if not any(not S.is_known(v) for c in conditions for v in c):
-            return None
+        fn = self.function
         use_block = fn.block_of(ins).id
         first = affines[0]
         out = []
@@ -625,7 +687,8 @@ class LaneEvaluator:
             steps_uniform &= ok
         header_block = fn.blocks[header] if isinstance(header, int) else None
         where = ""
-        if header_block is not None and header_block.instructions and header_block.instructions[0].loc:
+        if header_block is not None and header_block.instructions and header_block.instructions[0].loc \
+                and header_block.instructions[0].loc.line > 0:
             where = f" (loop at line {header_block.instructions[0].loc.line})"
         if steps_uniform:
             term = self.table.value(("induction", header, reg.name), f"iterations of {reg.name}{where}")
@@ -639,9 +702,56 @@ class LaneEvaluator:
                 return Affine([c + shift for c in base.consts] if shift else base.consts, terms)
             return [S.add(v, term) for v in init]
         if S.uniform_across(init):
+            if self._updated_alike(reg, header):
+                self._note(f"{reg.name} is updated in a loop{where} in a way the analysis does not follow, "
+                           "alike in every thread; treated as one unknown for all threads")
+                return self._uniform_unknown(("loopvar", header, reg.name), f"{reg.name} in the loop{where}")
             self._note(f"{reg.name} is updated in a loop{where} in a way the analysis does not follow; "
                        "treated as unknown")
         return self._opaque_per_thread(("loopvar", header, reg.name))
+
+    def _updated_alike(self, reg: Register, header) -> bool:
+        """Does every thread update `reg` alike in the loop at `header`: taking its value at the
+        header as one unknown shared by all threads, is the value each back edge carries to the next
+        iteration the same in every thread? Then a value that enters the loop the same in every
+        thread stays so (a stack pointer popped under a test of a value read at the same address, a
+        bound loaded in each round); an update on one side of a thread-dependent branch only is not
+        alike, the same copy on both sides is. Threads are assumed to arrive at the header together,
+        as for any access."""
+        it = self.iteration
+        key = (header, reg.name, None if it is None else (it.header, it.number))
+        found = self._alike.get(key)
+        if found is not None:
+            return found
+        body = next((b for h, b in self.ctx.cfg.loops if h == header), None)
+        if body is None or self._probing:
+            return False  # no test inside another's: its answer would rest on an unproven assumption
+        fn = self.function
+        latches = [fn.blocks[u].instructions[-1] for u, v in self.ctx.cfg.back_edges
+                   if v == header and isinstance(u, int) and fn.blocks[u].instructions]
+        if not latches:
+            return False
+        self._alike[key] = found = self._probe_updates(reg, header, body, latches)
+        return found
+
+    def _probe_updates(self, reg: Register, header, body, latches: list) -> bool:
+        key = (header, reg.name)
+        self._probing.add(key)
+        try:
+            probe = self._uniform_unknown(("loopvar probe", header, reg.name), f"{reg.name} at the loop header")
+            child = self.for_iteration(header, body, {reg.name: probe}, [True] * self.n, -1 - len(self._probing))
+            for last in latches:
+                if any(d.name == reg.name for d in last.destinations()):
+                    values = child._definition(last.index, reg)
+                else:
+                    values = child.register(last, reg)
+                if type(values) is Varying or not S.uniform_across(values):
+                    return False
+            return True
+        except RecursionError:  # pragma: no cover - a pathological kernel: keep the per-thread answer
+            return False
+        finally:
+            self._probing.discard(key)
 
     def _chained_step(self, upd: Instruction, reg: Register, header_defs: list, header) -> Optional[tuple]:
         """What a chain of unguarded adds of uniform amounts (and copies) inside the loop adds to `reg`

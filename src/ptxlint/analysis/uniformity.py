@@ -40,6 +40,13 @@ multiple where nvcc's arithmetic hides it: `prmt` that keeps an operand's low by
 operand plus a multiple of 2^(8L), `(x & 255) - (x & 127)` is 128 times an unknown, and the signed
 division of a multiple of 2^k (`(y + ((y >> 31) >>> (32 - k))) >> k`) is exact.
 
+A loop-carried value that no uniform step describes (`node = next[node]`, a stack pointer popped
+under a test of a value read at one address) is one value for all threads when, taken as one
+unknown at the loop header, every back edge carries the same value in every thread; a join whose
+definitions are each the same in every thread and reached alike by every thread is too. nvcc's
+copy of a definition under a branch (`mov %r85, %r5` on both sides of `@%p bra`) changes nothing,
+so that branch does not decide which definition arrives.
+
 What the refinement assumes (the evaluator's, lanes.py): threads that load one address at one point of
 the same iteration read one value, which holds when the kernel has no data race on it (RACE rules);
 a global thread index `blockIdx * blockDim + threadIdx` fits in a signed int; `blockIdx < gridDim`.

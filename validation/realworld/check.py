@@ -142,10 +142,11 @@ def recorded_grid(launch: dict):
 
 def _check_one(task: tuple) -> tuple:
     """Check one PTX file: every kernel once per shape in `shapes` (or once with no launch info).
-    Returns (ptx, [(diagnostic dict, shape label)], seconds)."""
+    Returns (ptx, [(diagnostic dict, shape label)], seconds, [kernels whose analysis budget ran out])."""
     ptx, shapes, extra, use_launches = task
     start = time.perf_counter()
     found = []
+    incomplete: list = []
     if use_launches == "discovered":
         # as a user runs it: the shapes come from ptxlint's own launch discovery in the host code
         options = CheckOptions(select=RULES, analysis=AnalysisOptions(block_overrides=list(extra)), use_config=False)
@@ -155,16 +156,19 @@ def _check_one(task: tuple) -> tuple:
         for d in result.diagnostics:
             if not is_toolkit_header(d.path):
                 found.append((d.to_dict(), "+".join(d.data.get("blocks", [])) or "?"))
-        return ptx, found, time.perf_counter() - start
+        incomplete = sorted({short_name(s["kernel"]) for s in result.incomplete})
+        return ptx, found, time.perf_counter() - start, incomplete
     module = parse_ptx_file(str(HERE / ptx))
     discovered, runtime_blocks = discovered_arguments(ptx, module) if use_launches else ({}, ())
 
     def run(overrides, only, label, launches=None):
         analysis = AnalysisOptions(block_overrides=overrides, launches=launches or ())
         options = CheckOptions(select=RULES, analysis=analysis)
-        for d in check_module(module, options, only=only):
+        stopped: list = []
+        for d in check_module(module, options, only=only, incomplete=stopped):
             if not is_toolkit_header(d.path):
                 found.append((d.to_dict(), label))
+        incomplete.extend(short_name(s["kernel"]) for s in stopped)
 
     if not use_launches:
         run(list(extra), None, "no launch info" if not extra else "--block")
@@ -183,7 +187,7 @@ def _check_one(task: tuple) -> tuple:
                 run(list(extra) + [(f.name, dims, origin, grid, arguments)], {f.name}, label)
         if plain:
             run(list(extra), plain, "unknown launch", runtime_blocks)
-    return ptx, found, time.perf_counter() - start
+    return ptx, found, time.perf_counter() - start, sorted(set(incomplete))
 
 
 def discovered_arguments(ptx: str, module) -> tuple:
@@ -210,7 +214,8 @@ def discovered_arguments(ptx: str, module) -> tuple:
 
 def run_corpus(use_launches: bool = True, extra_blocks: list | None = None, jobs: int | None = None,
                only_ptx: list | None = None, half: str | None = None) -> dict:
-    """Run ptxlint over the corpus (or one half of it). Returns {"places": {...}, "seconds": {ptx: s}}."""
+    """Run ptxlint over the corpus (or one half of it). Returns {"places": {...}, "seconds": {ptx: s},
+    "incomplete": {ptx: [kernels whose analysis budget ran out]}}."""
     corpus = load("corpus.json")
     table = launch_table(load("launches.json")) if use_launches else {}
     extra = [(glob, dims, "check.py --block") for glob, dims in (extra_blocks or [])]
@@ -227,8 +232,11 @@ def run_corpus(use_launches: bool = True, extra_blocks: list | None = None, jobs
         results = [_check_one(t) for t in tasks]
     places: dict = {}
     seconds = {}
-    for ptx, found, secs in results:
+    incomplete = {}  # ptx -> kernels whose analysis budget ran out (their later rules did not run)
+    for ptx, found, secs, stopped in results:
         seconds[ptx] = round(secs, 2)
+        if stopped:
+            incomplete[ptx] = stopped
         for d, label in found:
             key = (d["code"], corpus_path(d["path"]), d["line"])
             place = places.setdefault(key, {"code": key[0], "path": key[1], "line": key[2], "kernels": set(),
@@ -238,7 +246,7 @@ def run_corpus(use_launches: bool = True, extra_blocks: list | None = None, jobs
             place["shapes"].add(label)
             place["ptx"].add(ptx)
             place["findings"] += 1
-    return {"places": places, "seconds": seconds}
+    return {"places": places, "seconds": seconds, "incomplete": incomplete}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -333,7 +341,7 @@ def report(use_launches: bool, extra_blocks: list, jobs: int | None, half: str |
     return {"mode": mode,
             "places": result["places"], "verdicts": verdicts, "table": table_by_rule(result["places"], verdicts),
             "stale": stale_entries(result["places"], triage, half) if use_launches is True else [],
-            "seconds": result["seconds"]}
+            "seconds": result["seconds"], "incomplete": result["incomplete"]}
 
 
 def list_sources(half: str | None) -> int:
@@ -389,9 +397,14 @@ def main(argv=None) -> int:
         print(f"\nSTALE triage entries (no longer fire) ({len(out['stale'])}):")
         for e in out["stale"]:
             print(f"  {e['code']} {e['path']}:{e['line']}  ({e['verdict']}) {e['why'][:100]}")
+    if out["incomplete"]:
+        stopped = sum(len(k) for k in out["incomplete"].values())
+        print(f"\nINCOMPLETE: {stopped} kernel(s) ran out of the analysis budget (rules after it did not run):")
+        for ptx, kernels in sorted(out["incomplete"].items()):
+            print(f"  {ptx}: {', '.join(kernels)}")
     if args.write_baseline:
         doc = {"mode": out["mode"], "half": args.half or "both", "rules": RULES, "table": out["table"],
-               "places": serializable(places, verdicts)}
+               "places": serializable(places, verdicts), "incomplete": out["incomplete"]}
         Path(args.write_baseline).write_text(json.dumps(doc, indent=1) + "\n")
     return 1 if failing or out["stale"] else 0
 

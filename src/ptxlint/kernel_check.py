@@ -20,12 +20,14 @@ warning, not an error: a real race if the block is wider, none at the width the 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Optional
 
 from .analysis.budget import BudgetExhausted, describe, kernel_budget
 from .analysis.context import KernelContext
 from .analysis.launch import fails_assertion, out_of_bounds, plan_block_shapes
+from .analysis.loops import trip_bound_parameters
+from .rules.sync import parameter_text
 from .frontend.sourcemap import wholly_in_toolkit
 from .gc_pause import collector_paused
 from .rules.registry import CORRECTNESS_FAMILIES
@@ -95,9 +97,56 @@ def _run(module, function, rules, analysis, shape, progress: list, admission: bo
             for rule in rules:
                 found.extend(rule.check(context))
                 progress.append(rule.code)
-            return found, context.not_checked, None
+            bounds = trip_bound_parameters(context) if any(r.code in _SAME_RACE for r in rules) else {}
         finally:
             context.release()
+        found += _races_at_tried_trip_counts(module, function, rules, analysis, shape, focus, found, bounds)
+        return found, context.not_checked, None
+
+
+# A race that needs one thread's last iteration of a loop against another's first (`y[i*m + j + 1]`
+# written for j < m, a row overrun) is not seen while the trip count is an unknown: a loop that one
+# integer parameter bounds is also checked with it taken as each of these (a multiple of nvcc's
+# unroll factor and one that leaves a remainder), and a race found under every one is reported.
+TRIED_TRIP_COUNTS = (5, 8)
+
+
+def _races_at_tried_trip_counts(module, function, rules, analysis, shape, focus, found: list,
+                                bounds: dict) -> list:
+    """The race findings (RACE001, RACE003, WARP001) that hold with each loop-bounding parameter in
+    `bounds` ({position: loop line}) taken as every value of TRIED_TRIP_COUNTS, at places where
+    `found` has none, with the condition in their message."""
+    race_rules = [r for r in rules if r.code in _SAME_RACE]
+    known = {key for d in found for key in _confirmed_as(d)}
+    out = []
+    for position, line in sorted(bounds.items()):
+        passed = shape.arguments[position] if shape.arguments and position < len(shape.arguments) else None
+        if passed is not None:
+            continue  # the launches pass it: the finding above already used it
+        per_value = []
+        for value in TRIED_TRIP_COUNTS:
+            arguments = list(shape.arguments or ()) + [None] * (len(function.params) - len(shape.arguments or ()))
+            arguments[position] = frozenset((value,))
+            tried = replace(shape, arguments=tuple(arguments), tried=shape.tried + (position,))
+            context = KernelContext(module, function, analysis, tried, focus)
+            try:
+                races = [d for rule in race_rules for d in rule.check(context)]
+            finally:
+                context.release()
+            per_value.append({_confirmed_as(d)[1]: d for d in races
+                              if not any(key in known for key in _confirmed_as(d))})
+        for key in sorted(set.intersection(*(set(p) for p in per_value))):
+            d = per_value[-1][key]
+            name = parameter_text(function, function.params[position].name)
+            values = ", ".join(map(str, TRIED_TRIP_COUNTS))
+            d.message += f" (with {name} taken as {values}: it bounds the loop at line {line})"
+            d.notes.insert(1, f"{name} bounds the loop at line {line} and is not known here; the race is "
+                              f"found with it taken as each of {values} (values tried, not read from a launch)")
+            d.data["condition"] = f"{name} in {{{values}}}"
+            out.append(d)
+            known.update(_confirmed_as(d))
+    return out
+
 
 
 def _place(d) -> tuple:

@@ -76,6 +76,10 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   update under `if (threadIdx.x == 0)`) stays one value for the warp, so a warp loop bounded by a
   multiple of 32 inside keeps its shuffles whole; lanes walking different lists do not. (test7's
   triage, GenomeWorks' aligners; built after test7.)
+* loop_bound_overrun.cu: a row walk `for (j = 0; j < m; j++)` that writes one past its row races
+  with the next thread's first iteration; with m a run-time value the loop is also checked with m
+  taken as 5 and 8 and the race is reported with that condition; a walk inside its row, a
+  grid-stride loop and an in-place prefix sum per row are clean. (The recall suite's last miss.)
 """
 
 import re
@@ -110,6 +114,7 @@ CLASSES = {
     "loop_rounded_index": ["RACE", "WARP"],
     "equality_guard_single_thread": ["RACE", "WARP"],
     "loop_state_alike": ["SHFL", "SYNC", "RACE", "WARP"],
+    "loop_bound_overrun": ["RACE", "WARP", "SYNC"],
 }
 
 

@@ -48,6 +48,9 @@ class BlockShape:
     # per kernel parameter, the integer values the launches with this block pass (a frozenset), None
     # where some launch passes a value the host code does not give; None when no launch says
     arguments: Optional[tuple] = None
+    # positions in `arguments` that are values tried, not passed by a launch (kernel_check.py
+    # tries loop-bounding parameters so; findings say it in their own words)
+    tried: tuple = ()
 
     @property
     def threads(self) -> int:

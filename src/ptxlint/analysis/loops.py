@@ -166,3 +166,85 @@ def _value_after(evaluator, last_ins, reg):
     if any(d.name == reg.name for d in last_ins.destinations()):
         return evaluator._definition(last_ins.index, reg)
     return evaluator.register(last_ins, reg)
+
+
+def trip_bound_parameters(ctx) -> dict:
+    """{integer kernel parameter position: source line of a loop} for the loops that hold a store
+    and whose exit test compares values that are the same in every thread and that one integer
+    kernel parameter decides (`for (j = 0; j < m; j++)`, also as nvcc counts it down from `m & ~3`
+    and `m & 3`), when that loop is not followed per iteration: its trip count is that parameter's,
+    unknown here. A race that needs one thread's last iteration against another's first (a row
+    overrun) is seen only with the trip count known (kernel_check.py tries a few values)."""
+    from . import symbolic as S
+
+    fn, cfg, lanes = ctx.function, ctx.cfg, ctx.lanes
+    if not fn.is_kernel:
+        return {}
+    positions = {p.name: i for i, p in enumerate(fn.params)
+                 if p.type and p.type[0] in "us" and not p.array_dims and p.name not in _pointer_parameters(fn)}
+    found: dict = {}
+    for latch, header in cfg.back_edges:
+        if not isinstance(latch, int) or not isinstance(header, int) or not fn.blocks[latch].instructions:
+            continue
+        last = fn.blocks[latch].instructions[-1]
+        body = next((b for h, b in cfg.loops if h == header), frozenset())
+        if last.op != "bra" or last.guard is None or not _stores_in(fn, body):
+            continue
+        if ctx.loop_iterations(header, body) is not None:
+            continue  # followed per iteration: its trip count is known
+        defs = ctx.dataflow.definitions(last, last.guard)
+        if len(defs) != 1 or fn.instructions[defs[0]].op != "setp":
+            continue
+        compare = fn.instructions[defs[0]]
+        named = set()
+        for operand in compare.operands[1:3]:
+            values = lanes.register(compare, operand) if hasattr(operand, "is_special") else None
+            if values is None:
+                continue
+            if type(values).__name__ == "Varying" or not S.uniform_across(values):
+                named = set()
+                break
+            named |= _parameters_named(lanes.table, values[0], positions)
+        if len(named) == 1:
+            position = named.pop()
+            first = fn.blocks[header].instructions[0] if fn.blocks[header].instructions else last
+            found.setdefault(position, first.loc.line if first.loc else 0)
+    return found
+
+
+def _stores_in(fn, body) -> bool:
+    return any(ins.op in ("st", "atom", "red") and getattr(ins, "space", None) in ("global", "shared", None)
+               for b in body for ins in fn.blocks[b].instructions)
+
+
+def _parameters_named(table, value, positions: dict) -> set:
+    """The integer kernel parameters a value is computed from, through the unknowns it holds."""
+    out, seen = set(), set()
+    stack = [sym for sym, _ in value[1]]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, tuple):
+            if len(item) >= 2 and item[0] == "param" and item[1] in positions:
+                out.add(positions[item[1]])
+            stack.extend(item)
+        elif isinstance(item, str) and item not in seen:
+            seen.add(item)
+            key = table.key_of(item)
+            if key is not None:
+                stack.append(key)
+    return out
+
+
+def _pointer_parameters(fn) -> set:
+    """Parameters whose loaded value nvcc converts to a global address (`cvta.to.global`): pointers,
+    which a 64-bit integer parameter otherwise looks like."""
+    from ..frontend.ir import Address, Register, Symbol
+
+    loaded = {}  # register -> the parameter loaded into it
+    for ins in fn.instructions:
+        if ins.op == "ld" and ins.space == "param" and len(ins.operands) == 2 \
+                and isinstance(ins.operands[0], Register) and isinstance(ins.operands[1], Address) \
+                and isinstance(ins.operands[1].base, Symbol):
+            loaded[ins.operands[0].name] = ins.operands[1].base.name
+    return {loaded[o.name] for ins in fn.instructions if ins.op == "cvta"
+            for o in ins.operands[1:] if isinstance(o, Register) and o.name in loaded}

@@ -180,15 +180,16 @@ def assumptions(ctx, architecture: Optional[str] = None) -> list:
     (`architecture` says more of it where a rule has a model of it), and the kernel parameters and
     grid axes the launches pin (`LaneEvaluator.passed_parameters`, `one_block_axes`)."""
     notes = [f"assumed {ctx.launch.describe()}", architecture or f"architecture {ctx.module.arch or 'unknown'}"]
-    passed = ctx.lanes.passed_parameters
+    tried = getattr(ctx.launch, "tried", ())
+    passed = {i: v for i, v in ctx.lanes.passed_parameters.items() if i not in tried}
     exact = {i: v for i, v in passed.items() if type(v) is int}
     if exact:
-        values = ", ".join(f"{_param_text(ctx.function, ctx.function.params[i].name)} = {v}"
+        values = ", ".join(f"{parameter_text(ctx.function, ctx.function.params[i].name)} = {v}"
                            for i, v in sorted(exact.items()))
         notes.append(f"assumed {values}: the value every launch of this block passes")
     for i, v in sorted(passed.items()):
         if i not in exact:  # a Multiple: what the host expressions of every launch show
-            notes.append(f"assumed {_param_text(ctx.function, ctx.function.params[i].name)} is {v}: "
+            notes.append(f"assumed {parameter_text(ctx.function, ctx.function.params[i].name)} is {v}: "
                          f"every launch of this block passes one")
     if ctx.lanes.one_block_axes:
         axes = "".join(sorted(ctx.lanes.one_block_axes))
@@ -645,7 +646,7 @@ def exit_bound(ctx, branch) -> Optional[tuple]:
                      for k in [_key(lanes, sym)] if k and k[0] == "param"})
     if not params:
         return None
-    names = " and ".join(_param_text(ctx.function, p) for p in params)
+    names = " and ".join(parameter_text(ctx.function, p) for p in params)
     index = _index_against(lanes, compares, ctx.launch.threads) if len(params) == 1 else None
     return names, params, index
 
@@ -744,7 +745,7 @@ def _key(lanes, sym: str) -> Optional[tuple]:
     return key if isinstance(key, tuple) and key else None
 
 
-def _param_text(function, name: str) -> str:
+def parameter_text(function, name: str) -> str:
     """`early_param_1` -> "`early_param_1` (kernel parameter 2)": PTX keeps no source names."""
     prefix = f"{function.name}_param_"
     if name.startswith(prefix) and name[len(prefix):].isdigit():

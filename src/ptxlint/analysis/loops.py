@@ -219,20 +219,10 @@ def _stores_in(fn, body) -> bool:
 
 def _parameters_named(table, value, positions: dict) -> set:
     """The integer kernel parameters a value is computed from, through the unknowns it holds."""
-    out, seen = set(), set()
-    stack = [sym for sym, _ in value[1]]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, tuple):
-            if len(item) >= 2 and item[0] == "param" and item[1] in positions:
-                out.add(positions[item[1]])
-            stack.extend(item)
-        elif isinstance(item, str) and item not in seen:
-            seen.add(item)
-            key = table.key_of(item)
-            if key is not None:
-                stack.append(key)
-    return out
+    from .symbolic import key_tuples
+
+    return {positions[item[1]] for item in key_tuples(table, [sym for sym, _ in value[1]])
+            if len(item) >= 2 and item[0] == "param" and isinstance(item[1], str) and item[1] in positions}
 
 
 def _pointer_parameters(fn) -> set:

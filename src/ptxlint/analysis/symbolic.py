@@ -197,3 +197,20 @@ def describe(v: Value, table: Optional[SymbolTable] = None) -> str:
         name = table.origin.get(sym, sym) if table else sym
         parts.append(name if coef == 1 else f"{coef}*{name}")
     return " + ".join(parts)
+
+
+def key_tuples(table: "SymbolTable", roots):
+    """Every tuple in the keys of `roots` (symbols or keys) and, through the symbols they name, in
+    the keys of those (each symbol once): what an unknown was computed from."""
+    seen: set = set()
+    stack = list(roots)
+    while stack:
+        item = stack.pop()
+        if isinstance(item, tuple):
+            yield item
+            stack.extend(item)
+        elif isinstance(item, str) and item not in seen:
+            seen.add(item)
+            inner = table.key_of(item)
+            if inner is not None:
+                stack.append(inner)

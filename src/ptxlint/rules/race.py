@@ -850,6 +850,8 @@ def _collide(first: SharedSite, second: SharedSite, crossed, want_inside: bool,
             at_b = eb.threads_at.get(terms)
             if at_b is None:
                 continue
+            if crossed and _unfollowed_across_iterations(ea, terms):
+                continue
             # in a later iteration the loop's induction unknown has moved: the same offset from it
             # is another address (`out[src]`, src += stride, stored by every lane of the warp)
             advanced = bool(crossed) and _advances_each_iteration(ea, terms)
@@ -904,6 +906,23 @@ def _advances_each_iteration(ev: Evaluation, terms: tuple) -> bool:
     return False
 
 
+def _unfollowed_across_iterations(ev: Evaluation, terms: tuple) -> bool:
+    """Do `terms` hold a loop-carried value that every thread updates alike in a way the analysis
+    does not follow (lanes.py's "loopvar": `stage ^= 1` of a double buffer, `node = next[node]`)?
+    Its value in a later iteration is not known, neither equal nor different: no address claim
+    across iterations rests on it."""
+    evaluator = ev.evaluator
+    if evaluator is None:
+        return False
+    known = evaluator.__dict__.setdefault("_unfollowed_terms", {})
+    found = known.get(terms)
+    if found is None:
+        table, cfg = evaluator.table, evaluator.ctx.cfg
+        found = known[terms] = any(_mentions_induction(table, cfg, table.key_of(symbol), ("loopvar",))
+                                   for symbol, _ in terms)
+    return found
+
+
 def _computed_from_induction(evaluator, symbol: str) -> bool:
     """Is a symbol the induction unknown of a loop that no other loop encloses, or does its key
     mention that unknown, directly or through the symbols in it? (Asked once per symbol and evaluator.)"""
@@ -914,22 +933,11 @@ def _computed_from_induction(evaluator, symbol: str) -> bool:
     return found
 
 
-def _mentions_induction(table, cfg, key) -> bool:
-    seen: set = set()
-    stack = [key]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, tuple):
-            if len(item) == 3 and item[0] == "induction" and not isinstance(item[1], tuple):
-                if len(cfg.loops_containing(item[1])) == 1:
-                    return True
-            stack.extend(item)
-        elif isinstance(item, str) and item not in seen:
-            seen.add(item)
-            inner = table.key_of(item)
-            if inner is not None:
-                stack.append(inner)
-    return False
+def _mentions_induction(table, cfg, key, kinds=("induction",)) -> bool:
+    # an inner loop's induction starts again in each round of the outer one
+    return any(len(item) == 3 and item[0] in kinds and not isinstance(item[1], tuple)
+               and (item[0] != "induction" or len(cfg.loops_containing(item[1])) == 1)
+               for item in S.key_tuples(table, [key]))
 
 
 def _possible_pair(ea: Evaluation, eb: Evaluation, crossed, rejected: Optional[set] = None):

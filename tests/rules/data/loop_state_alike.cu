@@ -5,7 +5,10 @@
 // the warp (`(size + 31) / 32 * 32`) then keeps the warp together at its shuffles. Lanes that walk
 // different lists (`next[node + (threadIdx.x & 1)]`) or pop under a lane-dependent test do not.
 // (GenomeWorks' Hirschberg-Myers aligner pops its recursion stack so; found in test7's triage,
-// built after test7.)
+// built after test7.) Such a value is not known from one iteration to the next: a double buffer
+// whose stage flips (`stage ^= 1`) is not taken to write the tile the last iteration read, while a
+// single buffer refilled without a barrier after the reads still races. (The flip loop is kept
+// rolled: unrolled by nvcc, its copies' stages are still taken for one another.)
 // Compiled with: nvcc -ptx -lineinfo -arch=sm_90 -std=c++17 loop_state_alike.cu
 #include <cstdio>
 
@@ -65,6 +68,41 @@ extern "C" __global__ void bad_stack_popped_per_lane(const int *stack, int top, 
   }
 }
 
+extern "C" __global__ void ok_double_buffer_flipped(const float *in, float *out, int n) {
+  __shared__ float tile[2][256];
+  tile[0][threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  float acc = 0.f;
+  int write_stage = 1;
+  int k = 0;
+#pragma unroll 1
+  do {
+    k += 256;
+    float next = 0.f;
+    if (k < n) next = in[k + threadIdx.x];
+    int load_stage = write_stage ^ 1;
+    acc += tile[load_stage][(threadIdx.x + 1) % 256];
+    if (k < n) {
+      tile[write_stage][threadIdx.x] = next;
+      __syncthreads();
+      write_stage ^= 1;
+    }
+    acc += tile[load_stage ^ 1][(threadIdx.x + 2) % 256];
+  } while (k < n);
+  out[threadIdx.x] = acc;
+}
+
+extern "C" __global__ void bad_single_buffer_refilled(const float *in, float *out, int tiles) {
+  __shared__ float tile[256];
+  float acc = 0.f;
+  for (int k = 0; k < tiles; k++) {
+    tile[threadIdx.x] = in[k * 256 + threadIdx.x];  // EXPECT RACE001
+    __syncthreads();
+    acc += tile[(threadIdx.x + 32) % 256];
+  }
+  out[threadIdx.x] = acc;
+}
+
 int main() {
   int *p;
   cudaMalloc(&p, 1 << 20);
@@ -73,4 +111,9 @@ int main() {
   ok_stack_popped_alike<<<1, 32>>>(p, 16, p + 2048);
   bad_stack_popped_per_lane<<<1, 32>>>(p, 16, p + 2048);
   return 0;
+}
+
+void run_tiles(float *p, int tiles) {  // tiles: a run-time count
+  ok_double_buffer_flipped<<<64, 256>>>(p, p + 65536, tiles * 256);
+  bad_single_buffer_refilled<<<64, 256>>>(p, p + 65536, tiles);
 }

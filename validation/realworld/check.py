@@ -404,7 +404,8 @@ def main(argv=None) -> int:
             print(f"  {ptx}: {', '.join(kernels)}")
     if args.write_baseline:
         doc = {"mode": out["mode"], "half": args.half or "both", "rules": RULES, "table": out["table"],
-               "places": serializable(places, verdicts), "incomplete": out["incomplete"]}
+               "places": serializable(places, verdicts), "incomplete": out["incomplete"],
+               "seconds": out["seconds"]}
         Path(args.write_baseline).write_text(json.dumps(doc, indent=1) + "\n")
     return 1 if failing or out["stale"] else 0
 

@@ -1653,7 +1653,8 @@ class LaneEvaluator:
         """An integer comparison decided by `blockIdx < gridDim` on every axis: where a - b is
         c + k*(blockIdx - gridDim) (summed over axes, one sign of k), it is at most c - k (k > 0), or
         at least c + |k| (k < 0): `blockIdx.x == gridDim.x` is false, and `blockIdx.x * blockDim.x +
-        threadIdx.x < gridDim.x * blockDim.x` true, in every thread. Both sides are taken as the
+        threadIdx.x < gridDim.x * blockDim.x` true, in every thread. Also by `blockIdx >= 0`: where
+        a - b is c + k*blockIdx (one sign of k), it is at least c (k > 0) or at most c (k < 0). Both sides are taken as the
         integers they are written as (global thread indices do not overflow, see `_not_negative`).
         The result in the threads this decides, the usual comparison in the others; None when it
         decides none."""
@@ -1662,15 +1663,18 @@ class LaneEvaluator:
                 or type(b) is Varying:
             return None
         pairs = {}
+        blocks = set()
         for axis in "xyz":
             block, grid = (self.table.interned(("special", f"{name}.{axis}")) for name in ("%ctaid", "%nctaid"))
-            if block is not None and grid is not None:
-                pairs[block] = grid
-        if not pairs:
+            if block is not None:
+                blocks.add(block)
+                if grid is not None:
+                    pairs[block] = grid
+        if not blocks:
             return None
 
         grids = set(pairs.values())
-        grid_symbols = set(pairs) | grids
+        grid_symbols = blocks | grids
         unsigned = P.canonical_form(cmp, type_name)[0] == "lo" or type_name[:1] in "ub"
 
         def decide(x, y):
@@ -1685,6 +1689,18 @@ class LaneEvaluator:
                     return None
             d = S.sub(x, y)
             terms = dict(d[1])
+            if terms and all(sym in blocks for sym in terms):
+                # blockIdx alone (`blockIdx.x * 32 + 8 < 8`, a bound known once a trip count is tried):
+                # blockIdx >= 0 puts a - b at or above c (coefficients > 0) or at or below it (< 0)
+                signs = {c > 0 for c in terms.values()}
+                if len(signs) != 1:
+                    return None
+                step = 1 if signs.pop() else -1
+                if d[0] * step > 0:
+                    return P.TRUE if compare(step, 0) else P.FALSE
+                if d[0] == 0 and compare(0, 0) == compare(step, 0):
+                    return P.TRUE if compare(0, 0) else P.FALSE
+                return None
             k = 0
             for block, grid in pairs.items():
                 kb = terms.pop(block, 0)
@@ -1702,8 +1718,8 @@ class LaneEvaluator:
         decided = apply_per_distinct(decide, list(zip(a, b)))
         if all(v is None for v in decided):
             return None
-        self._note("blockIdx < gridDim on every axis decides a comparison (global thread indices are assumed "
-                   "not to overflow)")
+        self._note("0 <= blockIdx < gridDim on every axis decides a comparison (global thread indices are "
+                   "assumed not to overflow)")
         if all(v is not None for v in decided):
             return as_affine(decided) or decided
         rest = self._affine_compare(compare, a, b, bits_of(type_name), type_name in SIGNED)

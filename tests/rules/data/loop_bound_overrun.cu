@@ -4,7 +4,8 @@
 // loop is checked with m taken as a few values (5 and 8: a remainder after nvcc's unrolling by four,
 // and none), and the race found under each is reported with that condition. A row walk that stays
 // inside its row (`j + 1 < m`), a grid-stride loop, and a loop bounded by a parameter the launch
-// passes are not affected.
+// passes are not affected; a bound tried as 8 also decides guards such as `p < np` for p =
+// blockIdx.x * 32 + threadIdx.x (blockIdx.x >= 0), so threads past it take no part.
 // Compiled with: nvcc -ptx -lineinfo -arch=sm_90 -std=c++17 loop_bound_overrun.cu
 
 extern "C" __global__ void bad_shared_rows_overrun(float *out, int m) {
@@ -36,9 +37,22 @@ extern "C" __global__ void ok_rows_summed_in_place(float *y, int m) {
     y[i * m + j] += y[i * m + j - 1];
 }
 
+// each thread owns sum[q * np + p] for p < np: with np tried as 8, threads of x >= 8 (in any
+// block: blockIdx.x >= 0) fail the guard, so the accumulation loop has one writer per element
+extern "C" __global__ void ok_guarded_rows_accumulated(float *sum, const float *a, const float *c, int nq, int np) {
+  int p = blockIdx.x * blockDim.x + threadIdx.x;
+  int q = blockIdx.y * blockDim.y + threadIdx.y;
+  if (p < np && q < nq) {
+    sum[q * np + p] = 0.f;
+    for (int s = 0; s < np; s++)
+      sum[q * np + p] = sum[q * np + p] + a[q * np + s] * c[s * np + p];
+  }
+}
+
 void run(float *p, int m) {  // m: a run-time row length
   bad_shared_rows_overrun<<<1, 64>>>(p, m);
   ok_shared_rows_inside<<<1, 64>>>(p, m);
   ok_grid_stride_scale<<<64, 256>>>(p, p + 65536, m);
   ok_rows_summed_in_place<<<16, 128>>>(p, m);
+  ok_guarded_rows_accumulated<<<dim3(4, 16), dim3(32, 8)>>>(p, p + 65536, p + 131072, 128, m);
 }

@@ -80,6 +80,9 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   with the next thread's first iteration; with m a run-time value the loop is also checked with m
   taken as 5 and 8 and the race is reported with that condition; a walk inside its row, a
   grid-stride loop and an in-place prefix sum per row are clean. (The recall suite's last miss.)
+* exited_lanes.cu: after an early return from the kernel, `__syncwarp()` and a width-4 shuffle whose
+  quads return together are well defined (exited lanes take no part in `.sync` intrinsics, sm_70+);
+  a shuffle that reads a lane which may have returned is SHFL001. (test8's triage, Ethash.)
 """
 
 import re
@@ -115,6 +118,7 @@ CLASSES = {
     "equality_guard_single_thread": ["RACE", "WARP"],
     "loop_state_alike": ["SHFL", "SYNC", "RACE", "WARP"],
     "loop_bound_overrun": ["RACE", "WARP", "SYNC"],
+    "exited_lanes": ["SHFL", "SYNC", "RACE", "WARP"],
 }
 
 

@@ -6,6 +6,7 @@ from typing import Optional
 
 from ..analysis import symbolic as S
 from ..analysis.uniformity import WARP
+from ..analysis.warpops import shuffle_mode, shuffle_source
 from ..frontend.ir import Immediate, Instruction, Register
 from .registry import RuleDoc, register
 from .sync import _leaves, diagnostic, exit_bound, in_loop_exit, is_early_exit, launches_rule_out, where
@@ -73,11 +74,16 @@ a loop bound rounded up to whole warps. Intrinsics whose mask is only known at r
 as not checked. After an early return that tests the index against a kernel parameter
 (`if (i >= n) return;`) the finding is a warning that says when lanes leave (`n % 32 != 0`, in the
 warp where n falls): a host that keeps n a multiple of the warp's span never splits a warp there.
+Lanes that returned from the kernel have exited, and a `.sync` intrinsic waits only for the lanes
+of its mask that have not (PTX ISA, sm_70+): after an early return a shuffle is reported only when
+it may read the value of a lane which returned (not a width-4 shuffle after a return that whole
+quads take together), `__syncwarp()` is not reported, and a vote, `match` or reduction still is:
+its result counts only the lanes that took part.
 """,
         why_is_this_bad="""
-Every lane named in the mask must execute the same intrinsic with the same mask; otherwise the
-behaviour is undefined (a hang, or values read from lanes that never wrote them). Current GPUs often
-tolerate exited lanes, which hides the bug until a compiler or architecture change.
+Every lane named in the mask that has not exited must execute the same intrinsic with the same
+mask; otherwise the behaviour is undefined (a hang, or values read from lanes that never wrote
+them). A lane that exited takes no part, so a shuffle that reads from it reads an undefined value.
 """,
         example="""
 if (lane < 16) {
@@ -130,6 +136,10 @@ def check_mask(ctx):
             detail = "not every lane of the warp executes it"
         exited = branch_block is not None and _leaves(ctx, branch_block, block) and \
             is_early_exit(ctx, u.branch_instruction(branch_block), ins)
+        if exited and not _reads_from_exited_lanes(ctx, ins, active):
+            # sm_70+: a `.sync` warp intrinsic waits only for the lanes of its mask that have not
+            # exited; what is left is a shuffle that reads a value from a lane that may have left
+            continue
         in_loop = branch_block is not None and not exited and in_loop_exit(ctx, branch_block, block)
         if branch_block is not None and not missing and \
                 launches_rule_out(ctx, u.branch_instruction(branch_block), 32):
@@ -158,6 +168,49 @@ def check_mask(ctx):
         yield diagnostic(ctx, "SHFL001", severity, ins, message, extra, fix,
                          {"mask": mask, "branch_line": ctx.position(u.branch_instruction(branch_block))[1]
                           if branch_block is not None else None})
+
+
+def _reads_from_exited_lanes(ctx, ins: Instruction, active: list) -> bool:
+    """After a thread-dependent early return: may the intrinsic `ins` depend on a lane that returned?
+    `__syncwarp()` does not (it waits only for the lanes that have not exited). A vote, `match` or
+    `redux` does: its result counts only the lanes that took part, not the warp the mask names. A
+    lane that may run a shuffle reads from its source lane (warpops.shuffle_source); the source is
+    safe when it surely runs it too, or when both may run it under the same conditions (the quads of
+    a width-4 shuffle that return together). True when an operand the source depends on is not known."""
+    if ins.op in ("bar", "barrier"):
+        return False
+    if ins.op != "shfl" or len(ins.operands) < 4:
+        return True
+    mode = shuffle_mode(ins.modifiers)
+    lanes = ctx.lanes
+    b_values, _ = lanes.collect(lanes.operand, ins, ins.operands[2])
+    c_values, _ = lanes.collect(lanes.operand, ins, ins.operands[3])
+    if mode is None or type(b_values).__name__ == "Varying" or type(c_values).__name__ == "Varying":
+        return True
+    conditions = None
+    n = len(active)
+    for t in range(n):
+        if active[t] is False:
+            continue
+        b, c = b_values[t], c_values[t]
+        if not (S.is_known(b) and S.is_known(c)):
+            return True
+        lane = t % 32
+        source, in_range = shuffle_source(mode, lane, b[0], c[0])
+        if not in_range or source == lane:
+            continue
+        u = t - lane + source
+        if u >= n or active[u] is False:
+            return True
+        if active[u] is True:
+            continue
+        if active[t] is True:
+            return True
+        if conditions is None:
+            conditions = lanes.reach_conditions(ins)
+        if conditions[t] != conditions[u]:
+            return True
+    return False
 
 
 def _exit_condition(ctx, branch: Instruction) -> Optional[str]:

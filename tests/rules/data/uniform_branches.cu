@@ -65,7 +65,8 @@ __global__ void ok_triangle_per_warp(const float* in, float* out, int rows, int 
     if ((threadIdx.x & 31) == 0) out[row] = best;
 }
 
-// a row per thread: lanes of one warp disagree about `row < rows`
+// a row per thread: lanes of one warp disagree about `row < rows`; with 301 rows lane 300 reads
+// the value of lane 301, which returned
 __global__ void bad_row_per_lane(const float* in, float* out, int rows) {
     int row = blockIdx.x * blockDim.x + threadIdx.x;
     if (row >= rows) return;
@@ -239,7 +240,7 @@ int main() {
     ok_rows_grid_stride<<<4, 128>>>(fin, fout, 100, 64);
     bad_barrier_in_rows_loop<<<4, 256>>>(fin, fout, 100);
     ok_triangle_per_warp<<<8, 128>>>(fin, fout, 32, 64);
-    bad_row_per_lane<<<4, 128>>>(fin, fout, 300);
+    bad_row_per_lane<<<4, 128>>>(fin, fout, 301);
     ok_rounded_down_bound<<<8, 128>>>(uin, uout, 1000);
     ok_fixed_bound<<<8, 128>>>(uin, uout);
     ok_depth_loop<<<8, dim3(4, 8, 16)>>>(fin, fout);

@@ -84,7 +84,8 @@ def check_kernel(module, function, rules: list, analysis) -> KernelResult:
 
 def _run(module, function, rules, analysis, shape, progress: list, admission: bool = False, focus=None):
     """(diagnostics, not_checked, why the shape is not admitted or None) under one shape; the codes
-    of the rules that finish are put in `progress`. `focus`: see KernelContext (a confirming run)."""
+    of the rules that finish are put in `progress`. `focus`: see KernelContext (a confirming run).
+    The race rules also run with loop-bounding parameters tried (`_races_at_tried_trip_counts`)."""
     progress.clear()
     with collector_paused():
         context = KernelContext(module, function, analysis, shape, focus)
@@ -148,7 +149,6 @@ def _races_at_tried_trip_counts(module, function, rules, analysis, shape, focus,
             out.append(d)
             known.update(_confirmed_as(d))
     return out
-
 
 
 def _place(d) -> tuple:

@@ -27,11 +27,14 @@ from .lane_values import (
 )
 from .budget import spend
 from .cfg import ENTRY
+from .loops import latches as loop_latches, value_after
 from .warpops import broadcasts_per_warp, is_barrier_reduction, shuffle_mode, shuffle_source
 
 # Definitions evaluated inside one another before the inputs of the next are evaluated first,
 # iteratively (`_prefetch`): a chain of definitions as long as the kernel never recurses deeper.
 _DEPTH_BEFORE_PREFETCH = 150
+# the iteration number of the evaluator that _updated_alike probes a loop with (real ones count from 0)
+PROBE_ITERATION = -1
 
 
 class LaneEvaluator:
@@ -727,24 +730,22 @@ class LaneEvaluator:
         if body is None or self._probing:
             return False  # no test inside another's: its answer would rest on an unproven assumption
         fn = self.function
-        latches = [fn.blocks[u].instructions[-1] for u, v in self.ctx.cfg.back_edges
-                   if v == header and isinstance(u, int) and fn.blocks[u].instructions]
+        latches = [fn.blocks[u].instructions[-1] for u in loop_latches(self.ctx.cfg).get(header, [])
+                   if isinstance(u, int) and fn.blocks[u].instructions]
         if not latches:
             return False
         self._alike[key] = found = self._probe_updates(reg, header, body, latches)
         return found
 
     def _probe_updates(self, reg: Register, header, body, latches: list) -> bool:
+        """_updated_alike's test, in an evaluator of one iteration whose `reg` holds one unknown."""
         key = (header, reg.name)
         self._probing.add(key)
         try:
             probe = self._uniform_unknown(("loopvar probe", header, reg.name), f"{reg.name} at the loop header")
-            child = self.for_iteration(header, body, {reg.name: probe}, [True] * self.n, -1 - len(self._probing))
+            child = self.for_iteration(header, body, {reg.name: probe}, [True] * self.n, PROBE_ITERATION)
             for last in latches:
-                if any(d.name == reg.name for d in last.destinations()):
-                    values = child._definition(last.index, reg)
-                else:
-                    values = child.register(last, reg)
+                values = value_after(child, last, reg)
                 if type(values) is Varying or not S.uniform_across(values):
                     return False
             return True

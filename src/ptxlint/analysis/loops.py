@@ -15,7 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .lane_values import where_predicate
+from ..frontend.ir import Address, Register, Symbol
+from . import symbolic as S
+from .lane_values import Varying, where_predicate
 
 MAX_ITERATIONS = 64
 
@@ -62,7 +64,7 @@ def innermost_loop(ctx, block_id):
     return min(loops, key=lambda hb: len(hb[1])) if loops else None
 
 
-def _latches(cfg) -> dict:
+def latches(cfg) -> dict:
     """header -> the blocks its back edges come from (once per CFG: a kernel may have thousands
     of loops)."""
     found = cfg.__dict__.get("_latches")
@@ -78,10 +80,10 @@ def simulate_loop(ctx, header, body) -> Optional[LoopIterations]:
     fn = ctx.function
     cfg = ctx.cfg
     base = ctx.lanes
-    latches = _latches(cfg).get(header, [])
-    if len(latches) != 1 or not isinstance(header, int):
+    found_latches = latches(cfg).get(header, [])
+    if len(found_latches) != 1 or not isinstance(header, int):
         return None
-    latch = latches[0]
+    latch = found_latches[0]
     header_first = fn.blocks[header].instructions[0] if fn.blocks[header].instructions else None
     latch_last = fn.blocks[latch].instructions[-1] if fn.blocks[latch].instructions else None
     if header_first is None or latch_last is None:
@@ -127,7 +129,7 @@ def simulate_loop(ctx, header, body) -> Optional[LoopIterations]:
             taken = reach
         if any(t is None for t in taken):
             return None
-        values = _CarriedValues(carried, child, lambda reg, _, child=child: _value_after(child, latch_last, reg))
+        values = _CarriedValues(carried, child, lambda reg, _, child=child: value_after(child, latch_last, reg))
         rounds.append((values, reach))
         active = taken
     else:
@@ -162,7 +164,8 @@ class _CarriedValues(dict):
         return value
 
 
-def _value_after(evaluator, last_ins, reg):
+def value_after(evaluator, last_ins, reg):
+    """The value `reg` holds after the instruction `last_ins` (its own definition where it writes it)."""
     if any(d.name == reg.name for d in last_ins.destinations()):
         return evaluator._definition(last_ins.index, reg)
     return evaluator.register(last_ins, reg)
@@ -175,13 +178,12 @@ def trip_bound_parameters(ctx) -> dict:
     and `m & 3`), when that loop is not followed per iteration: its trip count is that parameter's,
     unknown here. A race that needs one thread's last iteration against another's first (a row
     overrun) is seen only with the trip count known (kernel_check.py tries a few values)."""
-    from . import symbolic as S
-
     fn, cfg, lanes = ctx.function, ctx.cfg, ctx.lanes
     if not fn.is_kernel:
         return {}
+    pointers = _pointer_parameters(fn)
     positions = {p.name: i for i, p in enumerate(fn.params)
-                 if p.type and p.type[0] in "us" and not p.array_dims and p.name not in _pointer_parameters(fn)}
+                 if p.type and p.type[0] in "us" and not p.array_dims and p.name not in pointers}
     found: dict = {}
     for latch, header in cfg.back_edges:
         if not isinstance(latch, int) or not isinstance(header, int) or not fn.blocks[latch].instructions:
@@ -198,10 +200,10 @@ def trip_bound_parameters(ctx) -> dict:
         compare = fn.instructions[defs[0]]
         named = set()
         for operand in compare.operands[1:3]:
-            values = lanes.register(compare, operand) if hasattr(operand, "is_special") else None
-            if values is None:
+            if not isinstance(operand, Register):
                 continue
-            if type(values).__name__ == "Varying" or not S.uniform_across(values):
+            values = lanes.register(compare, operand)
+            if type(values) is Varying or not S.uniform_across(values):
                 named = set()
                 break
             named |= _parameters_named(lanes.table, values[0], positions)
@@ -219,17 +221,13 @@ def _stores_in(fn, body) -> bool:
 
 def _parameters_named(table, value, positions: dict) -> set:
     """The integer kernel parameters a value is computed from, through the unknowns it holds."""
-    from .symbolic import key_tuples
-
-    return {positions[item[1]] for item in key_tuples(table, [sym for sym, _ in value[1]])
+    return {positions[item[1]] for item in S.key_tuples(table, [sym for sym, _ in value[1]])
             if len(item) >= 2 and item[0] == "param" and isinstance(item[1], str) and item[1] in positions}
 
 
 def _pointer_parameters(fn) -> set:
     """Parameters whose loaded value nvcc converts to a global address (`cvta.to.global`): pointers,
     which a 64-bit integer parameter otherwise looks like."""
-    from ..frontend.ir import Address, Register, Symbol
-
     loaded = {}  # register -> the parameter loaded into it
     for ins in fn.instructions:
         if ins.op == "ld" and ins.space == "param" and len(ins.operands) == 2 \

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..analysis import symbolic as S
+from ..analysis.lane_values import Varying
 from ..analysis.uniformity import WARP
 from ..analysis.warpops import shuffle_mode, shuffle_source
 from ..frontend.ir import Immediate, Instruction, Register
@@ -185,7 +186,7 @@ def _reads_from_exited_lanes(ctx, ins: Instruction, active: list) -> bool:
     lanes = ctx.lanes
     b_values, _ = lanes.collect(lanes.operand, ins, ins.operands[2])
     c_values, _ = lanes.collect(lanes.operand, ins, ins.operands[3])
-    if mode is None or type(b_values).__name__ == "Varying" or type(c_values).__name__ == "Varying":
+    if mode is None or type(b_values) is Varying or type(c_values) is Varying:
         return True
     conditions = None
     n = len(active)

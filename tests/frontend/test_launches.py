@@ -2,13 +2,14 @@
 function (real nvcc-mangled names) it launches."""
 
 import json
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from ptxlint.frontend.grammar_file import grammar_path
 from ptxlint.frontend.launch_expr import Multiple
-from ptxlint.frontend.launches.launch import CoversGrid
+from ptxlint.frontend.launches.launch import CoversGrid, LaunchShare
 from ptxlint.frontend.launches import Launch, canonical_type, find_launches, launches_for_function
 from ptxlint.frontend.parser import parse_ptx_file
 from support import REPO, SAMPLES, VALIDATION, run_cli
@@ -861,7 +862,34 @@ int main(int argc, char **argv) {
     k<<<n / 64, 256>>>(0, n, m);
 }"""
     found = [l.call_arguments[1:] for l in launches(src)]
-    assert found == [(CoversGrid(), None), (None, CoversGrid()), (None, None), (None, None)]
+    # a divisor below the block launches up to block / divisor times the bound: covered at that scale
+    assert found == [(CoversGrid(), None), (None, CoversGrid()), (None, None), (CoversGrid(Fraction(4)), None)]
+
+
+def test_arguments_made_of_the_launch_extents_are_read_as_shares_of_the_launch():
+    src = """__global__ void k(unsigned start, int total, int per_block, int other);
+struct Ctx { int blocks; int threads; };
+void run(Ctx *ctx, unsigned g, unsigned b, unsigned work, int n) {
+    const unsigned run = g * b;
+    unsigned base;
+    for (base = 0; base < work; base += run)
+        k<<<g, b>>>(base, (int)(g * b), 2 * b, n);
+    dim3 grid(ctx->blocks);
+    dim3 block(ctx->threads << 3);
+    k<<<grid, block>>>(0, ctx->blocks * ctx->threads, ctx->threads, n * ctx->threads);
+    unsigned off = n;
+    k<<<g, b>>>(off, g * b + 1, b, n);
+}"""
+    first, second, third = (l.call_arguments for l in launches(src))
+    assert first == (LaunchShare(1, 1, True, True), LaunchShare(1, 1, True, False), LaunchShare(2, 1, False, False),
+                     None)
+    assert str(first[0]) == "a multiple of gridDim.x * blockDim.x"
+    # the block is threads << 3: blocks * threads is an eighth of the launch's threads; threads
+    # alone is an eighth of the block; n * threads is no multiple of the block
+    assert second == (0, LaunchShare(1, 8, True, False), LaunchShare(1, 8, False, False), None)
+    assert str(second[1]) == "gridDim.x * blockDim.x / 8"
+    # an offset from a run-time value and a sum with a constant keep no relation
+    assert third == (None, None, LaunchShare(1, 1, False, False), None)
 
 
 def test_host_checks_before_the_launch_make_an_argument_a_multiple():
@@ -1006,3 +1034,35 @@ def test_a_using_declaration_of_a_run_time_value_stays_unknown():
             "void r(float *p) { k<<<1, width>>>(p); }\n")
     found = only(text)
     assert found.block is None and found.block_form == (None, 1, 1)
+
+
+def test_a_constant_template_argument_ptxlint_cannot_compute_matches_every_instance():
+    src = """template <int A> struct Props { static constexpr int memory() { return A * 4; } };
+template <int M> __global__ void k(int n) {}
+template <int A> void run(int n) {
+    constexpr int MEM = Props<A>::memory();
+    k<MEM><<<1, 128>>>(n);
+}
+void go() { run<3>(5); }"""
+    (launch,) = launches(src)
+    assert launch.block == (128, 1, 1)
+    # MEM is some compile-time value: the launch stands for k<12> (and any other instance)
+    assert launches_for_function("_Z1kILi12EEvi", [launch]) == [launch]
+
+
+def test_editor_code_model_branches_are_not_read_as_host_code():
+    # `#ifdef __INTELLISENSE__` declares builtins for an editor and redefines `asm` there; nvcc never
+    # defines it, so the launch after the header's other branch is still found
+    src = """#ifdef __INTELLISENSE__
+#define asm(x) x
+#define __CUDA_ARCH__ 520
+#endif
+#if __CUDA_ARCH__ < 320
+#define ROTL(x, n) ((x) << (n))
+#else
+__device__ unsigned ROTL(unsigned x, unsigned n) { unsigned r; asm("shf.l.wrap.b32 %0, %1, %1, %2;" : "=r"(r) : "r"(x), "r"(n)); return r; }
+#endif
+__global__ void k(int n) {}
+void run(int n) { k<<<n / 64, 64>>>(n); }"""
+    (launch,) = launches(src)
+    assert launch.block == (64, 1, 1)

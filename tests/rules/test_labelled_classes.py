@@ -83,6 +83,12 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
 * exited_lanes.cu: after an early return from the kernel, `__syncwarp()` and a width-4 shuffle whose
   quads return together are well defined (exited lanes take no part in `.sync` intrinsics, sm_70+);
   a shuffle that reads a lane which may have returned is SHFL001. (test8's triage, Ethash.)
+* launch_relative_arguments.cu: an argument the launch computes from its own run-time grid and
+  block (`blocks * threads`, an eighth of it when the block is `threads << 3`, a chunk offset
+  stepped by `blocks * threads` from 0, a bound the grid `n / 32` of 128-thread blocks covers four
+  times) keeps the early return before a barrier untaken and quads of lanes whole; an offset read
+  at run time, the grid alone, or a bound of 2n keep the finding. (test8's triage, xmrig and
+  ethminer; built after test8 was measured.)
 """
 
 import re
@@ -119,6 +125,7 @@ CLASSES = {
     "loop_state_alike": ["SHFL", "SYNC", "RACE", "WARP"],
     "loop_bound_overrun": ["RACE", "WARP", "SYNC"],
     "exited_lanes": ["SHFL", "SYNC", "RACE", "WARP"],
+    "launch_relative_arguments": ["SHFL", "SYNC", "RACE", "WARP"],
 }
 
 

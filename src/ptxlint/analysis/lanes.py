@@ -15,6 +15,7 @@ from math import gcd
 from typing import Optional
 
 from ..frontend.launch_expr import Multiple, factor_of
+from ..frontend.launches.launch import LaunchShare
 from ..frontend.ir import (
     Immediate, Instruction, Negated, PairOperand, Register, Symbol, VectorOperand,
 )
@@ -1023,7 +1024,9 @@ class LaneEvaluator:
         the same one (`k<<<1, 256>>>(8, p)`: `threads` is 8 in this program), as the load reads it
         (truncated to its width, signed types sign-extended); a Multiple when the launches pass
         different or run-time values that are all multiples of one factor (`nbodies * 1024`, or 512
-        and 1024); None otherwise. Findings note the values read so (`passed_parameters`)."""
+        and 1024, or a multiple of the launch's own block, this shape's x extent); a constant times
+        gridDim.x where every launch passes its own thread count (`_launch_share_value`); None
+        otherwise. Findings note the values read so (`passed_parameters`)."""
         arguments = getattr(self.shape, "arguments", None)
         if not arguments or offset or ins.type is None or ins.type[0] not in "usb":
             return None
@@ -1035,15 +1038,26 @@ class LaneEvaluator:
         bits = ins.type_bits
         if not values or params[position].type[0] not in "usb" or bits not in (8, 16, 32, 64):
             return None
+        shares = {v for v in values if isinstance(v, LaunchShare)}
+        if shares and len(values) == 1 and not next(iter(shares)).multiple:
+            return self._launch_share_value(position, next(iter(shares)))
+        if shares:
+            # a multiple of the launch's blockDim.x (`base += blocks * threads`): this shape's x extent
+            self.passed_parameters[position] = next(iter(shares)) if len(values) == 1 else Multiple(1)
+            values = {Multiple(self.shape.dims[0]) if isinstance(v, LaunchShare) and v.multiple else v
+                      for v in values}
         if len(values) != 1 or type(next(iter(values))) is not int:
             if not all(type(v) is int or isinstance(v, Multiple) for v in values):
+                self.passed_parameters.pop(position, None)
                 return None
             factor = gcd(*(factor_of(v) for v in values))
             # a factor that wraps at the load's width says nothing; powers of two survive wrapping
             factor = min(factor, 1 << (bits - 2)) if factor & (factor - 1) == 0 else factor
             if factor < 2 or factor >= 1 << (bits - 1):
+                self.passed_parameters.pop(position, None)
                 return None
-            self.passed_parameters[position] = Multiple(factor)
+            if not shares or len(values) != 1:
+                self.passed_parameters[position] = Multiple(factor)
             return Multiple(factor)
         (value,) = values
         value &= (1 << bits) - 1
@@ -1051,6 +1065,24 @@ class LaneEvaluator:
             value -= 1 << bits
         self.passed_parameters[position] = value
         return value
+
+    def _launch_share_value(self, position: int, share):
+        """The value of a parameter every launch of this shape computes from its own x extents
+        (`blocks * threads`): a constant times gridDim.x (the same unknown the kernel reads as
+        %nctaid.x), or a constant where the grid is not a factor; None where the share of this
+        block's x extent is not an integer."""
+        scaled = share.numerator * self.shape.dims[0]
+        if scaled % share.denominator:
+            return None
+        self.passed_parameters[position] = share
+        if not share.grid:
+            return scaled // share.denominator
+        grid = self.shape.grid
+        if grid and grid[0] == 1:
+            self.one_block_axes.add("x")
+            return scaled // share.denominator
+        blocks = self.table.value(("special", "%nctaid.x"), "%nctaid.x", True)
+        return S.scale(blocks, scaled // share.denominator)
 
     def _uniform_unknown(self, key, origin: str) -> list:
         return uniform_vector(self.table.value(key, origin, True), self.n)
@@ -1359,8 +1391,9 @@ class LaneEvaluator:
                 low = m[0] & -m[0]
                 full = m[0] | (low - 1)
                 if full & (full + 1) == 0 and all(c % low == 0 for _, c in x[1]):
-                    rotated = self._rotation(x, full + 1)
-                    return (-(x[0] % low), rotated[1])
+                    # (c + U) & m = (c - c % 2^j + U) mod 2^k: threads whose c differ only below 2^j
+                    # hold one value (`(i >> 1) & ~1` is one value per four consecutive i)
+                    return self._rotation((x[0] - x[0] % low, x[1]), full + 1)
             split = self._and_above_stride(vals, bits)
             if split is not None:
                 return split
@@ -1959,6 +1992,8 @@ class LaneEvaluator:
                     quotient = self.table.value(("param", name, mem.offset, passed.factor),
                                                 f"kernel parameter {name} / {passed.factor}", True)
                     return uniform_vector(S.scale(quotient, passed.factor), self.n)
+                if isinstance(passed, tuple):  # a multiple of gridDim.x (`_launch_share_value`)
+                    return uniform_vector(passed, self.n)
                 if passed is not None:
                     return uniform_vector(S.const(passed), self.n)
                 return self._uniform_unknown(("param", name, mem.offset), f"kernel parameter {name}")

@@ -15,7 +15,7 @@ a correctness finding is kept only if it holds under every admitted candidate (k
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
 from typing import Optional
 
@@ -182,7 +182,14 @@ def plan_block_shapes(function: Function, options) -> ShapePlan:
                                  for l in found if l.block is None)
         forms = [(l.block_form, _launch_place(l)) for l in found if l.block is None]
         if forms and not shapes and all(form is not None for form, _ in forms):
-            return ShapePlan(tuple(_candidates(function, forms)), False, unknown_launches)
+            # what those launches pass holds whichever block they run with (a run-time block's
+            # own extent, `blocks * threads`, is resolved per candidate: LaneEvaluator)
+            passed = ...
+            for launch in found:
+                passed = merge_arguments(passed, getattr(launch, "call_arguments", ()))
+            passed = passed if passed is not ... and passed and any(passed) else None
+            return ShapePlan(tuple(replace(shape, arguments=passed) for shape in _candidates(function, forms)),
+                             False, unknown_launches)
         if shapes:
             return ShapePlan(tuple(BlockShape(d, s, grid=grids[d][0], grid_source="; ".join(grids[d][1]),
                                               arguments=arguments.get(d) or None)

@@ -27,7 +27,7 @@ from ..frontend.demangle import demangle, without_parameters
 from ..frontend.host_sources import launch_sources
 from ..frontend.launch_expr import Multiple
 from ..frontend.launches import PointerOffset
-from ..frontend.launches.launch import CoversGrid
+from ..frontend.launches.launch import CoversGrid, LaunchShare
 from ..frontend.launches.matching import split_template_name, why_not_launched
 
 
@@ -84,7 +84,7 @@ def _launches_of(function, launches, plan) -> list:
                  "template_args": list(launch.template_args) if launch.template_args is not None else None,
                  "deduced": launch.deduced, "assumes": launch.assumes,
                  # the integer values the call passes, where the host code gives them (null elsewhere)
-                 "call_arguments": [str(a) if isinstance(a, (PointerOffset, Multiple, CoversGrid)) else a
+                 "call_arguments": [str(a) if isinstance(a, (PointerOffset, Multiple, CoversGrid, LaunchShare)) else a
                                     for a in launch.call_arguments], "used": why is None}
         if why is not None:
             entry["not_used_because"] = why

@@ -13,7 +13,8 @@ command line. A name that is reserved (`__x`, `_X`), that starts like the toolki
 `THRUST_`, ...), or a usual command-line switch (`NDEBUG`, `DEBUG`), is *unknown* unless it was
 defined in the text read or passed in `defines`. Any other name not defined in the text is taken
 as undefined, as the C preprocessor does. Host-pass predefined macros: `__CUDACC__`, `__NVCC__`,
-`__cplusplus` are defined, `__CUDA_ARCH__` is not (launches are host code).
+`__cplusplus` are defined, `__CUDA_ARCH__` is not (launches are host code), nor are editors' code-model
+macros (`__INTELLISENSE__`) and HIP's.
 
 An `#if` whose value is unknown keeps *all* its branches, and marks their tokens with a region:
 a tuple of (conditional id, branch index) pairs. A value (macro, declaration) from a region is
@@ -163,7 +164,11 @@ def tokenize(text: str, path: str) -> list:
 _UNKNOWN_NAME_RE = re.compile(r"^(__|_[A-Z]|CUDA|CUB_|THRUST_|CCCL_|LIBCUDACXX|NV_|NVCC|CUTLASS_)|"
                               r"^(NDEBUG|DEBUG|WIN32|linux|unix)$")
 PREDEFINED = {"__CUDACC__": "1", "__NVCC__": "1", "__cplusplus": "201703L"}
-KNOWN_UNDEFINED = {"__CUDA_ARCH__"}
+# not defined in nvcc's host pass: the device pass's architecture, and the macros by which editors'
+# code models (`#ifdef __INTELLISENSE__`: declarations of builtins for highlighting) and other
+# toolchains (HIP) select code nvcc never sees
+KNOWN_UNDEFINED = {"__CUDA_ARCH__", "__INTELLISENSE__", "__RESHARPER__", "__CDT_PARSER__", "__JETBRAINS_IDE__",
+                   "__HIPCC__", "__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_HCC__", "__HIP_DEVICE_COMPILE__"}
 
 
 def name_is_unknown(name: str) -> bool:
@@ -439,7 +444,7 @@ class Preprocessor:
         def lookup(name):
             if name in ("true", "false"):
                 return int(name == "true")
-            if name == "__ptxlint_unknown__" or name_is_unknown(name):
+            if name == "__ptxlint_unknown__" or name_is_unknown(name) and name not in KNOWN_UNDEFINED:
                 raise Unknown(name)
             return 0
 

@@ -648,7 +648,7 @@ def exit_bound(ctx, branch) -> Optional[tuple]:
         return None
     names = " and ".join(parameter_text(ctx.function, p) for p in params)
     index = _index_against(lanes, compares, ctx.launch.threads) if len(params) == 1 else None
-    return names, params, index
+    return names, params, index[0] if index is not None and index[1] == 1 else None
 
 
 def _exit_compares(lanes, branch) -> set:
@@ -717,7 +717,7 @@ def launches_rule_out(ctx, branch, multiple: int) -> bool:
     if not arguments:
         return False
     bound = exit_bound(ctx, branch)
-    if bound is None or len(bound[1]) != 1 or bound[2] is None:
+    if bound is None or len(bound[1]) != 1:
         return False
     names = [p.name for p in ctx.function.params]
     if bound[1][0] not in names:
@@ -731,7 +731,15 @@ def launches_rule_out(ctx, branch, multiple: int) -> bool:
         # thread in its first pass; a grid-stride loop's later passes may still cross it
         if any(isinstance(v, CoversGrid) for v in values) and _strides_grid(ctx, bound[1][0]):
             return False
-        return all(isinstance(v, CoversGrid) or factor_of(v) % multiple == 0 for v in values)
+        return all(v.scale <= 1 if isinstance(v, CoversGrid) else factor_of(v) % multiple == 0 for v in values)
+    if bound[2] is None:
+        if not all(isinstance(v, CoversGrid) for v in values):
+            return False
+        # `i >= 4 * n` against a grid of n / 32 blocks of 128 threads (at most 4n threads): the
+        # bound's coefficient covers what the grid launches beyond n
+        scaled = _index_against(ctx.lanes, _exit_compares(ctx.lanes, branch), ctx.launch.threads, scaled=True)
+        return scaled is not None and scaled[0] == "global" and not _strides_grid(ctx, bound[1][0]) \
+            and all(scaled[1] >= v.scale for v in values)
     if any(isinstance(v, (Multiple, CoversGrid)) for v in values):
         return False  # a multiple of k may still be below the block's thread count
     return all(v <= 0 or v >= ctx.launch.threads for v in values)
@@ -753,11 +761,12 @@ def parameter_text(function, name: str) -> str:
     return f"`{name}`"
 
 
-def _index_against(lanes, compares: set, threads: int) -> Optional[str]:
-    """"global" when every comparison is `i < n` (or its complement) with i = blockIdx * threads +
-    the thread's linear index and n one parameter; "block" when i is the thread's linear index
-    alone; else None. The known parts of i must run over 0 .. threads - 1, one per thread."""
-    consts, moving, spans = set(), set(), set()
+def _index_against(lanes, compares: set, threads: int, scaled: bool = False) -> Optional[tuple]:
+    """("global", m) when every comparison is `i < m * n` (or its complement) with i = blockIdx *
+    threads + the thread's linear index and n one parameter; ("block", m) when i is the thread's
+    linear index alone; else None. The known parts of i must run over 0 .. threads - 1, one per
+    thread. m is 1 unless `scaled` admits the same integer multiplier m > 1 in every comparison."""
+    consts, moving, spans, multipliers = set(), set(), set(), set()
     for _, base, _, x, y in compares:
         if base not in ("lt", "lo"):
             return None
@@ -767,8 +776,9 @@ def _index_against(lanes, compares: set, threads: int) -> Optional[str]:
         # the parameter itself: coefficient 1, or its factor when the launches pass multiples (n = k * q)
         key = _key(lanes, bound[1][0][0])
         factor = key[3] if len(key) > 3 else 1
-        if bound[1][0][1] != factor:
+        if bound[1][0][1] % factor or bound[1][0][1] <= 0 or bound[1][0][1] != factor and not scaled:
             return None
+        multipliers.add(bound[1][0][1] // factor)
         # a grid-stride loop's index also carries the loop's one uniform unknown, stepped by a multiple
         # of the block's thread count: it moves whole blocks, as blockIdx does
         steps = [(sym, coef) for sym, coef in index[1] if _strides_by_blocks(lanes, sym, coef, threads)]
@@ -777,14 +787,16 @@ def _index_against(lanes, compares: set, threads: int) -> Optional[str]:
             return None
         consts.add(index[0])
         moving.add(bool(rest))
-        # against k * q, threads between two multiples of k compare alike: the evaluator keeps one each
-        spans.add(factor)
+        # against k * q (or m * n), threads between two multiples of k (of m) compare alike: the
+        # evaluator keeps one each
+        spans.add(bound[1][0][1])
     if len(spans) == 1:
         (factor,) = spans
         consts = {c // factor * factor for c in consts}
-    if len(moving) != 1 or len(spans) != 1 or consts != {c // factor * factor for c in range(threads)}:
+    if len(moving) != 1 or len(spans) != 1 or len(multipliers) != 1 \
+            or consts != {c // factor * factor for c in range(threads)}:
         return None
-    return "global" if moving == {True} else "block"
+    return "global" if moving == {True} else "block", multipliers.pop()
 
 
 def _is_param(lanes, sym: str) -> bool:

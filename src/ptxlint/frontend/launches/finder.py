@@ -2,7 +2,7 @@
 point `find_launches`.
 
 Each pass is a mixin in its own module (brackets.py, declarations.py, statements.py, values.py,
-launch_sites.py, instantiations.py); the state they share is made here.
+launch_sites.py, relations.py, instantiations.py); the state they share is made here.
 """
 
 from __future__ import annotations
@@ -14,12 +14,13 @@ from .brackets import Brackets
 from .declarations import DeclarationReader
 from .instantiations import HostCallBindings
 from .launch_sites import LaunchSites
+from .relations import LaunchRelations
 from .statements import BodyWalker
 from .values import ValueResolver
 
 
 class LaunchFinder(Brackets, DeclarationReader, BodyWalker, ValueResolver, LaunchSites,
-                   HostCallBindings):
+                   LaunchRelations, HostCallBindings):
     """Finds launches in one preprocessed translation unit."""
 
     def __init__(self, tokens: list):

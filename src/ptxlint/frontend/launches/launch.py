@@ -8,6 +8,7 @@ without the passes that produce it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Optional
 
 HOW_CHEVRONS = "<<<>>>"
@@ -40,12 +41,42 @@ class PointerOffset:
 
 @dataclass(frozen=True)
 class CoversGrid:
-    """An argument the launch's grid is its floor division by at least the block's x extent
-    (`k<<<n / 256, 256>>>(x, n)`, or a `blocks = n / 256` the grid names): the grid times the block
-    is at most the argument, so no launched thread's global x index reaches it."""
+    """An argument the launch's grid is its floor division by (`k<<<n / 256, 256>>>(x, n)`, or a
+    `blocks = n / 256` the grid names): the grid times the block is at most `scale` times the
+    argument (the block's x extent over the divisor, 1 where the divisor is at least the block),
+    so no launched thread's global x index reaches `scale * n`."""
+
+    scale: Fraction = Fraction(1)
 
     def __str__(self) -> str:
-        return "at least the grid's threads along x"
+        if self.scale <= 1:
+            return "at least the grid's threads along x"
+        return f"at least the grid's threads along x divided by {self.scale}"
+
+
+@dataclass(frozen=True)
+class LaunchShare:
+    """An argument the launch computes from its own x extents (relations.py): with `multiple`
+    False it equals `numerator / denominator * blockDim.x` (times `gridDim.x` when `grid`), as
+    `k<<<blocks, threads>>>(blocks * threads)` passes the launch's thread count; with `multiple`
+    True it is some integer multiple of `blockDim.x` (of `gridDim.x * blockDim.x` when `grid`), as
+    a chunk offset `base += blocks * threads` is."""
+
+    numerator: int
+    denominator: int
+    grid: bool
+    multiple: bool
+
+    @staticmethod
+    def of(ratio, grid: bool, multiple: bool) -> "LaunchShare":
+        return LaunchShare(ratio.numerator, ratio.denominator, grid, multiple)
+
+    def __str__(self) -> str:
+        extent = "gridDim.x * blockDim.x" if self.grid else "blockDim.x"
+        if self.multiple:
+            return f"a multiple of {extent}"
+        scale = "" if self.numerator == 1 else f"{self.numerator} * "
+        return f"{scale}{extent}" + ("" if self.denominator == 1 else f" / {self.denominator}")
 
 
 @dataclass(frozen=True)

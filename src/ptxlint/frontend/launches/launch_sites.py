@@ -7,6 +7,7 @@ A mixin of `LaunchFinder` (finder.py); the values come from values.py.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Optional
 
 from ..cpp_preprocess import IDENT, Unknown
@@ -221,8 +222,11 @@ class LaunchSites:
         call_arguments = self._call_argument_values(frame, chain, call, first, region)
         if grid is not None and block is not None and block[1:] == (1, 1) and None in call_arguments:
             covered = self._grid_covered_argument(frame, chain, grid, call, block[0], first, region)
-            if covered is not None and call_arguments[covered] is None:
-                call_arguments = call_arguments[:covered] + (CoversGrid(),) + call_arguments[covered + 1:]
+            if covered is not None and call_arguments[covered[0]] is None:
+                position, scale = covered
+                call_arguments = call_arguments[:position] + (CoversGrid(scale),) + call_arguments[position + 1:]
+        if what != "config":
+            call_arguments = self._launch_shares(frame, chain, grid, arg, call, first, region, call_arguments)
         assumes = "; ".join(sorted(self._assumed)) or None
         launch = Launch(name, args, block, tok.path, tok.line, how, why, qual, grid_dims, grid_why, assumes,
                         deduced is not None, open_params, call_arguments, block_form)
@@ -248,11 +252,12 @@ class LaunchSites:
             values.append(v if isinstance(v, (int, PointerOffset, Multiple)) and not isinstance(v, bool) else None)
         return tuple(values)
 
-    def _grid_covered_argument(self, frame, chain, grid, call, block_x, pos, region) -> Optional[int]:
-        """The position of the call argument that the grid floor-divides by at least `block_x`
-        (`k<<<n / 256, 256>>>(p, n)`; also through a variable the grid names, `int blocks = n / 256`
-        or `dim3 grid(n / 256)`, that nothing changes after): every launched thread's global x
-        index is then below that argument. None when the grid has no such form."""
+    def _grid_covered_argument(self, frame, chain, grid, call, block_x, pos, region) -> Optional[tuple]:
+        """(position, scale) of the call argument that the grid floor-divides (`k<<<n / 256,
+        256>>>(p, n)`; also through a variable the grid names, `int blocks = n / 256` or `dim3
+        grid(n / 256)`, that nothing changes after): every launched thread's global x index is then
+        below scale times that argument, scale being `block_x` over the divisor (1 where the
+        divisor is at least `block_x`). None when the grid has no such form."""
         a, b = self._without_parens(*grid)
         toks = self.toks
         if b - a == 1 and toks[a].kind == IDENT:
@@ -275,12 +280,13 @@ class LaunchSites:
             divisor = self._evaluate(frame, chain, j + 1, b, pos, region, None)
         except (Unknown, RecursionError, ValueError, TypeError, ZeroDivisionError):
             return None
-        if not isinstance(divisor, int) or isinstance(divisor, bool) or divisor < block_x:
+        if not isinstance(divisor, int) or isinstance(divisor, bool) or divisor <= 0:
             return None
+        scale = max(Fraction(block_x, divisor), Fraction(1))
         dividend = _type_text(toks[slice(*self._without_parens(a, j))])
         for position, (x, y) in enumerate(self._split_commas(call + 1, self._close(call), angles=True)):
             if _type_text(toks[slice(*self._without_parens(x, y))]) == dividend:
-                return position
+                return position, scale
         return None
 
     def _pointer_offset(self, frame, chain, a, b, pos, region) -> Optional[PointerOffset]:
@@ -511,8 +517,9 @@ class LaunchSites:
     def _template_arg(self, frame, chain, a, b, pos, region):
         """A template argument as text: its value where it is an integer, else the written text
         with the enclosing templates' parameters replaced by what they are bound to. Parameters whose
-        binding is not known (deduced from a call's arguments) stay as written, and the text is an
-        `OpenText` that names them: matching treats them as placeholders."""
+        binding is not known (deduced from a call's arguments), and constants whose value cannot be
+        computed, stay as written, and the text is an `OpenText` that names them: matching treats
+        them as placeholders."""
         toks = self.toks
         try:
             v = self._evaluate(frame, chain, a, b, pos, region, None)
@@ -529,6 +536,10 @@ class LaunchSites:
                 return OpenText(decl.name, {decl.name})
             if decl is not None and decl.kind == "type":
                 return decl.type_text
+            if decl is not None and decl.kind == "var" and decl.const:
+                # a constant whose value ptxlint cannot compute (`constexpr size_t MEM =
+                # props.memory() / 4;`): some compile-time value, a placeholder as an open parameter
+                return OpenText(decl.name, {decl.name})
         pieces, open_names = [], set()
         for t in toks[a:b]:
             if t.kind == IDENT:

@@ -89,6 +89,9 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   times) keeps the early return before a barrier untaken and quads of lanes whole; an offset read
   at run time, the grid alone, or a bound of 2n keep the finding. (test8's triage, xmrig and
   ethminer; built after test8 was measured.)
+* unswitched_copies.cu: nvcc's copies of one full-mask shuffle in the two arms of a lane test (a
+  loop unswitched on `laneId == 0`) meet as the source's one shuffle (sm_70+ `.sync` semantics);
+  different shuffles in the two arms are SHFL001. (test8's triage, faiss's L2 norm.)
 """
 
 import re
@@ -126,6 +129,7 @@ CLASSES = {
     "loop_bound_overrun": ["RACE", "WARP", "SYNC"],
     "exited_lanes": ["SHFL", "SYNC", "RACE", "WARP"],
     "launch_relative_arguments": ["SHFL", "SYNC", "RACE", "WARP"],
+    "unswitched_copies": ["SHFL", "SYNC", "RACE", "WARP"],
 }
 
 

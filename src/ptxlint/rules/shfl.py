@@ -79,7 +79,12 @@ Lanes that returned from the kernel have exited, and a `.sync` intrinsic waits o
 of its mask that have not (PTX ISA, sm_70+): after an early return a shuffle is reported only when
 it may read the value of a lane which returned (not a width-4 shuffle after a return that whole
 quads take together), `__syncwarp()` is not reported, and a vote, `match` or reduction still is:
-its result counts only the lanes that took part.
+its result counts only the lanes that took part. nvcc may copy one source intrinsic into both arms
+of a lane test (a loop unswitched on `laneId == 0`: one copy for lane 0, one for the others); a
+full-mask intrinsic whose copy sits in the other arm is not reported, since on sm_70+ the lanes of
+the mask meet at any instruction with that mask. Copies are recognised by the source line of the
+intrinsic and of its caller, so two calls of one device function from the two arms of a lane test
+are taken as copies too.
 """,
         why_is_this_bad="""
 Every lane named in the mask that has not exited must execute the same intrinsic with the same
@@ -140,6 +145,10 @@ def check_mask(ctx):
         if exited and not _reads_from_exited_lanes(ctx, ins, active):
             # sm_70+: a `.sync` warp intrinsic waits only for the lanes of its mask that have not
             # exited; what is left is a shuffle that reads a value from a lane that may have left
+            continue
+        if not exited and mask == FULL and len(controls) == 1 and _copy_in_the_other_arm(ctx, ins, branch_block):
+            # nvcc's copies of one source intrinsic (a loop unswitched on `laneId == 0`): on sm_70+
+            # a .sync intrinsic meets the lanes of its mask at any instruction with the same mask
             continue
         in_loop = branch_block is not None and not exited and in_loop_exit(ctx, branch_block, block)
         if branch_block is not None and not missing and \
@@ -212,6 +221,54 @@ def _reads_from_exited_lanes(ctx, ins: Instruction, active: list) -> bool:
         if conditions[t] != conditions[u]:
             return True
     return False
+
+
+def _copy_in_the_other_arm(ctx, ins: Instruction, branch_block) -> bool:
+    """Does the other arm of the thread-dependent branch that decides whether a lane runs this
+    full-mask intrinsic hold a copy of it (the same opcode, full mask and source position, as nvcc
+    leaves when it unswitches a loop on `laneId == 0`: one copy of the loop for lane 0, one for
+    the others)? On sm_70+ a `.sync` intrinsic waits for the non-exited lanes of its mask wherever
+    in the code they execute one with that mask (PTX ISA, shfl.sync and bar.warp.sync), so the
+    copies in the two arms meet as the source's one intrinsic would. Source positions are compared
+    with the intrinsic's own line and its first caller's: nvcc does not repeat the rest of the
+    inlining chain before a copy."""
+    cfg = ctx.cfg
+    arms = cfg.successors(branch_block)
+    key = _source_key(ins)
+    if len(arms) != 2 or key is None:
+        return False
+    join = cfg.postdominators.get(branch_block)
+    back = cfg.back_edges
+    regions = [_forward_region(cfg, arm, join, back) for arm in arms]
+    block = ctx.function.block_of(ins).id
+    mine = [k for k, region in enumerate(regions) if block in region]
+    if len(mine) != 1:
+        return False
+    other = regions[1 - mine[0]] - regions[mine[0]]
+    return any(copy is not ins and copy.opcode == ins.opcode and _source_key(copy) == key
+               and ctx.function.block_of(copy).id in other and member_mask(copy) is not None
+               and _known(ctx, copy, member_mask(copy)) == FULL
+               for copy in ctx.function.instructions)
+
+
+def _source_key(ins: Instruction):
+    loc = ins.loc
+    if loc is None or loc.line <= 0:
+        return None
+    caller = loc.inlined_at
+    return (loc.file, loc.line, loc.column) + ((caller.file, caller.line, caller.column) if caller else ())
+
+
+def _forward_region(cfg, start, stop, back_edges) -> set:
+    """The blocks reached from `start` along forward edges without passing `stop`."""
+    seen, stack = set(), [start]
+    while stack:
+        node = stack.pop()
+        if node in seen or node == stop:
+            continue
+        seen.add(node)
+        stack.extend(s for s in cfg.successors(node) if (node, s) not in back_edges)
+    return seen
 
 
 def _exit_condition(ctx, branch: Instruction) -> Optional[str]:

@@ -10,7 +10,7 @@ import pytest
 
 import ptx_generators as gen
 from support import run_cli
-from ptxlint.analysis.budget import BudgetExhausted, kernel_budget
+from ptxlint.analysis.budget import BudgetExhausted, PartExhausted, kernel_budget, part_budget, spend
 from ptxlint.analysis.context import AnalysisOptions
 from ptxlint.api import CheckOptions, check_module
 from ptxlint.frontend.parser import parse_ptx
@@ -31,6 +31,25 @@ def test_the_timer_is_off_after_the_budget():
     start = time.process_time()
     while time.process_time() - start < 0.8:  # no BudgetExhausted out of a left budget
         pass
+
+
+def test_a_part_of_the_analysis_stops_at_its_share_and_leaves_the_kernel_its_budget():
+    # an optional refinement (the loop-state probes) given 0.2 s of a 5 s budget stops there; the
+    # kernel's analysis goes on and is stopped only by its own deadline
+    with kernel_budget(5.0):
+        start = time.process_time()
+        with pytest.raises(PartExhausted):
+            with part_budget(0.2):
+                while True:
+                    spend()
+        assert time.process_time() - start < 1.0
+        spend()  # the kernel's budget is not spent
+    # with no budget (0: no limit) the part runs to its end
+    with kernel_budget(0):
+        with part_budget(0.01):
+            start = time.process_time()
+            while time.process_time() - start < 0.1:
+                spend()
 
 
 def _check_cpu_seconds(text: str, budget: float) -> tuple:

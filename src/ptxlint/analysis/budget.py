@@ -110,6 +110,33 @@ def kernel_budget(seconds: Optional[float]):
                 signal.signal(signal.SIGPROF, previous if previous is not None else signal.SIG_DFL)
 
 
+class PartExhausted(Exception):
+    """A part of a kernel's analysis used the share of the budget `part_budget` gave it; the
+    kernel's own budget is not spent."""
+
+
+@contextmanager
+def part_budget(seconds: float):
+    """Run an optional refinement of a kernel's analysis within `seconds` of its remaining CPU
+    budget: past them it raises PartExhausted (the caller keeps its coarser answer), so that the
+    refinement cannot spend the budget the kernel's other rules need. With no budget (0: no limit)
+    the part runs to its end, as the kernel does."""
+    global _deadline
+    outer = _deadline
+    if outer is None or _clock() + seconds >= outer:
+        yield
+        return
+    _deadline = _clock() + seconds
+    try:
+        yield
+    except BudgetExhausted:
+        if _clock() > outer:
+            raise
+        raise PartExhausted() from None
+    finally:
+        _deadline = outer
+
+
 def describe(reason: str, seconds: Optional[float], lost: str = "rules that had not finished were skipped") -> str:
     """The note an incomplete kernel carries; `lost` says what of its results is missing."""
     seconds = seconds_of(seconds)

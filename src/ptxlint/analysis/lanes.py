@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 from itertools import repeat
 from math import gcd
+from time import process_time
 from typing import Optional
 
 from ..frontend.launch_expr import Multiple, factor_of
@@ -26,7 +27,7 @@ from .lane_values import (
     as_affine, bits_of, disjoint_bits_sum, exact_quotient, low_bits_changed, masked_away, single_symbol,
     uniform_const, uniform_vector, where_predicate, with_low_bits, wrap_consts,
 )
-from .budget import spend
+from .budget import PartExhausted, part_budget, remaining, spend
 from .cfg import ENTRY
 from .loops import latches as loop_latches, value_after
 from .warpops import broadcasts_per_warp, is_barrier_reduction, shuffle_mode, shuffle_source
@@ -36,6 +37,8 @@ from .warpops import broadcasts_per_warp, is_barrier_reduction, shuffle_mode, sh
 _DEPTH_BEFORE_PREFETCH = 150
 # the iteration number of the evaluator that _updated_alike probes a loop with (real ones count from 0)
 PROBE_ITERATION = -1
+# the share of a kernel's remaining analysis budget its loop-state probes may spend together
+PROBE_SHARE = 0.4
 
 
 class LaneEvaluator:
@@ -739,20 +742,38 @@ class LaneEvaluator:
         return found
 
     def _probe_updates(self, reg: Register, header, body, latches: list) -> bool:
-        """_updated_alike's test, in an evaluator of one iteration whose `reg` holds one unknown."""
+        """_updated_alike's test, in an evaluator of one iteration whose `reg` holds one unknown.
+        The probes of a kernel share PROBE_SHARE of its analysis budget: past it a probe answers
+        no (each thread's value its own unknown, as before the test existed) and the note says so,
+        so that a large unrolled body cannot leave the kernel's rules unrun."""
         key = (header, reg.name)
+        left = self.ctx.__dict__.setdefault("_probe_seconds", [None])
+        if left[0] is None:
+            total = remaining()
+            left[0] = float("inf") if total is None else total * PROBE_SHARE
+        if left[0] <= 0:
+            self._note(f"{reg.name}: not tested for an update alike in every thread (the share of the analysis "
+                       "budget for such tests is spent)")
+            return False
         self._probing.add(key)
+        start = process_time()
         try:
-            probe = self._uniform_unknown(("loopvar probe", header, reg.name), f"{reg.name} at the loop header")
-            child = self.for_iteration(header, body, {reg.name: probe}, [True] * self.n, PROBE_ITERATION)
-            for last in latches:
-                values = value_after(child, last, reg)
-                if type(values) is Varying or not S.uniform_across(values):
-                    return False
-            return True
+            with part_budget(left[0]):
+                probe = self._uniform_unknown(("loopvar probe", header, reg.name), f"{reg.name} at the loop header")
+                child = self.for_iteration(header, body, {reg.name: probe}, [True] * self.n, PROBE_ITERATION)
+                for last in latches:
+                    values = value_after(child, last, reg)
+                    if type(values) is Varying or not S.uniform_across(values):
+                        return False
+                return True
+        except PartExhausted:
+            self._note(f"{reg.name}: the test for an update alike in every thread ran out of its share of the "
+                       "analysis budget; each thread's value is taken as its own unknown")
+            return False
         except RecursionError:  # pragma: no cover - a pathological kernel: keep the per-thread answer
             return False
         finally:
+            left[0] -= process_time() - start
             self._probing.discard(key)
 
     def _chained_step(self, upd: Instruction, reg: Register, header_defs: list, header) -> Optional[tuple]:

@@ -92,6 +92,10 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
 * unswitched_copies.cu: nvcc's copies of one full-mask shuffle in the two arms of a lane test (a
   loop unswitched on `laneId == 0`) meet as the source's one shuffle (sm_70+ `.sync` semantics);
   different shuffles in the two arms are SHFL001. (test8's triage, faiss's L2 norm.)
+* bit_field_indices.cu: an index nvcc builds with `bfi` (`threadIdx.x % 32 + blockIdx.x * 32`) is
+  followed, and `((x | y | z) & 7)` of indices whose block parts are multiples of 8 is known per
+  thread: sampling every eighth point writes one anchor per thread; every fourth point along x is
+  a race. (test8's triage, cuSZ's spline anchors.)
 """
 
 import re
@@ -130,6 +134,7 @@ CLASSES = {
     "exited_lanes": ["SHFL", "SYNC", "RACE", "WARP"],
     "launch_relative_arguments": ["SHFL", "SYNC", "RACE", "WARP"],
     "unswitched_copies": ["SHFL", "SYNC", "RACE", "WARP"],
+    "bit_field_indices": ["RACE", "WARP", "SYNC"],
 }
 
 

@@ -1418,6 +1418,19 @@ class LaneEvaluator:
             split = self._and_above_stride(vals, bits)
             if split is not None:
                 return split
+        if op == "bfi" and len(vals) == 4 and S.is_known(vals[2]) and S.is_known(vals[3]):
+            # `bfi d, a, b, pos, len` up to the top bit: a's bits from pos up over b's bits below pos,
+            # a * 2^pos + (b & (2^pos - 1)) (nvcc's `(tid & 31) + blockIdx.x * 32`), wrap-around
+            # ignored as for shl
+            pos, length = vals[2][0] & 0xFF, vals[3][0] & 0xFF
+            if 0 < pos < bits and pos + length >= bits:
+                b, low_mask = vals[1], S.const((1 << pos) - 1)
+                low = S.const(b[0] & low_mask[0]) if S.is_known(b) else self._simplify_unknown("and", ins, [b, low_mask], bits)
+                return S.add(S.wrap(S.scale(vals[0], 1 << pos), bits), low)
+        if op in ("or", "xor", "and") and len(vals) == 2 and (vals[0][1] or vals[1][1]):
+            split = self._bitwise_above_stride(op, vals, bits)
+            if split is not None:
+                return split
         if op == "shr" and ins.type in SIGNED and len(vals) == 2 and S.is_known(vals[1]) and vals[0][1]:
             exact = self._rounded_signed_quotient(vals[0], vals[1][0], bits)
             if exact is not None:
@@ -1533,6 +1546,20 @@ class LaneEvaluator:
         high_mask = mask & ~(step - 1)
         high = self._opaque(("and above stride", x[1], x[0] - low, high_mask, bits)) if high_mask else S.ZERO
         return S.add(high, S.const(low & mask))
+
+    def _bitwise_above_stride(self, op: str, vals, bits: int):
+        """`x | y`, `x ^ y`, `x & y` where every unknown coefficient of both is a multiple of 2^j:
+        below bit j the result is the operation on the known parts' low bits, from bit j up some
+        multiple of 2^j that depends on the unknowns and the known parts' high bits only. So
+        `((x | y | z) & 7)` of indices `c + 8*U` is known in every thread (cuSZ's `x % 8 == 0 and
+        y % 8 == 0 and z % 8 == 0`). None where no factor of two is common."""
+        step = min(self._stride_of(v) for v in vals if v[1])
+        if step <= 1 or step >= (1 << bits):
+            return None
+        lows = [v[0] % step for v in vals]  # Python's modulo: 0 <= low < step, also for a negative c
+        low = {"or": lows[0] | lows[1], "xor": lows[0] ^ lows[1], "and": lows[0] & lows[1]}[op]
+        high = self._opaque(("bitwise above stride", op, bits) + tuple((v[1], v[0] - l) for v, l in zip(vals, lows)))
+        return S.add(S.scale(high, step), S.const(low))
 
     def _high_bits(self, op, ins, x, k: int, bits: int):
         """`x >> k` (arithmetic or logical) or unsigned `x / 2^k` of x = c + U where every unknown

@@ -1066,3 +1066,23 @@ __global__ void k(int n) {}
 void run(int n) { k<<<n / 64, 64>>>(n); }"""
     (launch,) = launches(src)
     assert launch.block == (64, 1, 1)
+
+
+def test_a_using_directive_in_a_function_body_names_its_namespace_there_only():
+    src = """namespace ns {
+class Algorithm {
+public:
+    enum Id : unsigned { INVALID = 0, CN_0 = 0x63150000, CN_1 = 0x63150100 };
+};
+}
+template <ns::Algorithm::Id A> __global__ void k(int n) {}
+template <ns::Algorithm::Id ALGO> void run(int n) { k<ALGO><<<1, 128>>>(n); }
+void go() { using namespace ns; run<Algorithm::CN_1>(5); k<Algorithm::CN_0><<<1, 64>>>(3); }
+void other() { k<Algorithm::CN_1><<<1, 32>>>(3); }"""
+    found = {l.block[0]: l.template_args for l in launches(src)}
+    # the enumerators' values, as the instances' mangled names spell them
+    assert found[128] == (str(0x63150100),) and found[64] == (str(0x63150000),)
+    assert found[32] == ("Algorithm::CN_1",)  # no using-directive in `other`: not a name ptxlint knows
+    # the instance's name spells the enumerator as a cast value: `k<(ns::Algorithm::Id)1662320896>`
+    matched = launches_for_function("_Z1kILN2ns9Algorithm2IdE1662320896EEvi", launches(src))
+    assert [l.block[0] for l in matched] == [128]

@@ -13,7 +13,8 @@ from typing import Optional
 from ..demangle import demangle, without_parameters
 from ..launch_expr import parse_int_literal
 
-_DEMANGLED_NUMBER = re.compile(r"^(?:\((?:[a-z ]+)\))?(-?[0-9]+)(?:u|l|ul|ll|ull|lu)?$")
+# `5u`, `(unsigned char)5`, and an enumerator as the demangler spells it: `(ns::Algorithm::Id)1662320640`
+_DEMANGLED_NUMBER = re.compile(r"^(?:\((?:[A-Za-z_][A-Za-z0-9_: ]*)\))?(-?[0-9]+)(?:u|l|ul|ll|ull|lu)?$")
 _TYPE_ALIASES = {
     "half": "__half", "nv_bfloat16": "__nv_bfloat16", "half2": "__half2", "nv_bfloat162": "__nv_bfloat162",
     "unsigned": "unsigned int", "signed": "int", "signed int": "int", "long int": "long",

@@ -70,10 +70,13 @@ class ValueResolver:
             parts = prefix.split("::") if prefix else []
             prefixes = ["::".join(parts[:k]) for k in range(len(parts), -1, -1)]
         found = []
+        local = self._local_usings_at(pos)
         for pre in prefixes:
             keys = [f"{pre}::{name}" if pre else name]
             for used in self.usings.get(pre, []):
                 keys.append(f"{used}::{name}")
+            for used in local:  # a body's `using namespace N;` names N from where the body is, or from the top
+                keys += [f"{pre}::{used}::{name}", f"{used}::{name}"] if pre else [f"{used}::{name}"]
             for key in keys:
                 for d in self.registry.get(key, []):
                     found.append(d)
@@ -84,6 +87,25 @@ class ValueResolver:
         # the latest declaration before the use (a redefinition in another #if branch is a new one)
         before = [d for d in found if d.pos < pos] or found
         return before[-1]
+
+    def _local_usings_at(self, pos) -> list:
+        """The namespaces a `using namespace N;` inside a function body names before `pos` in the
+        same body (`void f() { using namespace xmrig_cuda; g<Algorithm::CN_0>(); }`)."""
+        spans = self.__dict__.get("_local_using_spans")
+        if spans is None:
+            spans = self._local_using_spans = []
+            toks = self.toks
+            for function in self.functions:
+                start, end = function.body
+                for k in range(start, min(end, len(toks) - 2)):
+                    if toks[k].text == "using" and toks[k + 1].text == "namespace":
+                        j, parts = k + 2, []
+                        while j < end and (toks[j].kind == IDENT or toks[j].text == "::"):
+                            parts.append(toks[j].text)
+                            j += 1
+                        if parts and j < end and toks[j].text == ";":
+                            spans.append((k, end, "".join(parts).lstrip(":")))
+        return [name for start, end, name in spans if start < pos < end]
 
     def _value(self, frame, chain, name, pos, region, field=()):
         """Value of `name` at `pos`; raises Unknown with the reason."""

@@ -137,15 +137,10 @@ class LaunchRelations:
         if b - a == 1:
             decl, dframe = self._lookup_decl(frame, chain, toks[a].text, pos)
             if decl is not None and decl.kind == "var":
-                if dframe is not frame or frame.mods.get(decl.name) or decl.init is None:
+                init = self._single_initializer(decl)
+                if dframe is not frame or frame.mods.get(decl.name) or init is None:
                     return None  # a variable that changes holds no one product
-                how, s, e = decl.init
-                if how != "=":
-                    pieces = self._split_commas(s, e)
-                    if len(pieces) != 1:
-                        return None
-                    s, e = pieces[0]
-                return self._product(frame, chain, s, e, pos, region, depth + 1)
+                return self._product(frame, chain, *init, pos, region, depth + 1)
             if decl is not None and decl.kind == "param" and frame.mods.get(decl.name):
                 return None
         return Fraction(1), (" ".join(t.text for t in toks[a:b]),)
@@ -182,14 +177,21 @@ class LaunchRelations:
         inner = visiting | {decl.name}
         sources = [m.rhs for m in mods]
         if decl.init is not None:
-            how, s, e = decl.init
-            if how != "=":
-                pieces = self._split_commas(s, e)
-                if len(pieces) != 1:
-                    return False
-                s, e = pieces[0]
-            sources.append((s, e))
+            init = self._single_initializer(decl)
+            if init is None:
+                return False
+            sources.append(init)
         return all(self._is_multiple(frame, chain, s, e, of, pos, region, depth + 1, inner) for s, e in sources)
+
+    def _single_initializer(self, decl) -> Optional[tuple]:
+        """(start, end) of the one expression a variable is initialised with (`= e`, `(e)`, `{e}`)."""
+        if decl.init is None:
+            return None
+        how, s, e = decl.init
+        if how == "=":
+            return s, e
+        pieces = self._split_commas(s, e)
+        return pieces[0] if len(pieces) == 1 else None
 
     def _bare(self, a, b):
         """a..b without parentheses around it and without leading casts (`(uint32_t)`,

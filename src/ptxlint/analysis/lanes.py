@@ -1059,26 +1059,21 @@ class LaneEvaluator:
         bits = ins.type_bits
         if not values or params[position].type[0] not in "usb" or bits not in (8, 16, 32, 64):
             return None
-        shares = {v for v in values if isinstance(v, LaunchShare)}
-        if shares and len(values) == 1 and not next(iter(shares)).multiple:
-            return self._launch_share_value(position, next(iter(shares)))
-        if shares:
-            # a multiple of the launch's blockDim.x (`base += blocks * threads`): this shape's x extent
-            self.passed_parameters[position] = next(iter(shares)) if len(values) == 1 else Multiple(1)
-            values = {Multiple(self.shape.dims[0]) if isinstance(v, LaunchShare) and v.multiple else v
-                      for v in values}
+        only = next(iter(values)) if len(values) == 1 else None
+        if isinstance(only, LaunchShare) and not only.multiple:
+            return self._launch_share_value(position, only)
+        # a multiple of the launch's blockDim.x (`base += blocks * threads`): this shape's x extent;
+        # the note names the relation where it is the only value passed
+        values = {Multiple(self.shape.dims[0]) if isinstance(v, LaunchShare) and v.multiple else v for v in values}
         if len(values) != 1 or type(next(iter(values))) is not int:
             if not all(type(v) is int or isinstance(v, Multiple) for v in values):
-                self.passed_parameters.pop(position, None)
                 return None
             factor = gcd(*(factor_of(v) for v in values))
             # a factor that wraps at the load's width says nothing; powers of two survive wrapping
             factor = min(factor, 1 << (bits - 2)) if factor & (factor - 1) == 0 else factor
             if factor < 2 or factor >= 1 << (bits - 1):
-                self.passed_parameters.pop(position, None)
                 return None
-            if not shares or len(values) != 1:
-                self.passed_parameters[position] = Multiple(factor)
+            self.passed_parameters[position] = only if isinstance(only, LaunchShare) else Multiple(factor)
             return Multiple(factor)
         (value,) = values
         value &= (1 << bits) - 1

@@ -776,9 +776,10 @@ def _index_against(lanes, compares: set, threads: int, scaled: bool = False) -> 
         # the parameter itself: coefficient 1, or its factor when the launches pass multiples (n = k * q)
         key = _key(lanes, bound[1][0][0])
         factor = key[3] if len(key) > 3 else 1
-        if bound[1][0][1] % factor or bound[1][0][1] <= 0 or bound[1][0][1] != factor and not scaled:
+        coef = bound[1][0][1]
+        if coef <= 0 or coef % factor or coef != factor and not scaled:
             return None
-        multipliers.add(bound[1][0][1] // factor)
+        multipliers.add(coef // factor)
         # a grid-stride loop's index also carries the loop's one uniform unknown, stepped by a multiple
         # of the block's thread count: it moves whole blocks, as blockIdx does
         steps = [(sym, coef) for sym, coef in index[1] if _strides_by_blocks(lanes, sym, coef, threads)]
@@ -789,7 +790,7 @@ def _index_against(lanes, compares: set, threads: int, scaled: bool = False) -> 
         moving.add(bool(rest))
         # against k * q (or m * n), threads between two multiples of k (of m) compare alike: the
         # evaluator keeps one each
-        spans.add(bound[1][0][1])
+        spans.add(coef)
     if len(spans) == 1:
         (factor,) = spans
         consts = {c // factor * factor for c in consts}

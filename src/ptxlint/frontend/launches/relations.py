@@ -31,8 +31,9 @@ class LaunchRelations:
 
     def _launch_shares(self, frame, chain, grid, block, call, pos, region, values: tuple) -> tuple:
         """`values` (the call's argument values) with a LaunchShare where an argument the host
-        code does not give (or gives only a factor of) is a product of the launch's x extents (`blocks * threads`, or
-        `blocks * threads / 8` when the block is `threads << 3`) or a multiple of one."""
+        code does not give (or gives only a factor of) is a product of the launch's x extents
+        (`blocks * threads`, or `blocks * threads / 8` when the block is `threads << 3`) or a multiple
+        of one."""
         if call is None or grid is None or block is None \
                 or not any(v is None or isinstance(v, Multiple) for v in values):
             return values
@@ -46,13 +47,19 @@ class LaunchRelations:
             if k >= len(out) or out[k] is not None and not isinstance(out[k], Multiple):
                 continue  # a value, or a pointer offset: nothing to add
             term = self._product(frame, chain, a, b, pos, region, 0)
+            if term is None:  # not one product: a sum of multiples, or a variable that only holds them
+                def multiple_of(of, a=a, b=b):
+                    return self._is_multiple(frame, chain, a, b, of, pos, region, 0, set())
+            else:
+                def multiple_of(of, term=term):
+                    return _divides(of, term)
             if term is not None and both is not None and term[1] == both[1] and term[0] > 0:
                 out[k] = LaunchShare.of(term[0] / both[0], grid=True, multiple=False)
             elif term is not None and term[1] == block_x[1] and term[1] and term[0] > 0:
                 out[k] = LaunchShare.of(term[0] / block_x[0], grid=False, multiple=False)
-            elif both is not None and self._is_multiple(frame, chain, a, b, both, pos, region, 0, set()):
+            elif both is not None and multiple_of(both):
                 out[k] = LaunchShare.of(Fraction(1), grid=True, multiple=True)
-            elif self._is_multiple(frame, chain, a, b, block_x, pos, region, 0, set()):
+            elif multiple_of(block_x):
                 out[k] = LaunchShare.of(Fraction(1), grid=False, multiple=True)
         return tuple(out)
 

@@ -61,3 +61,15 @@ def test_the_tokens_kept_between_sources_stay_bounded(tmp_path, monkeypatch):
         assert kept <= 8000 and kept == cpp._tokens_kept_chars
         assert all(not path.endswith("big.cuh") for path, _ in cpp._TOKENS_OF_FILES)
     assert any(path.endswith("h11.cuh") for path, _ in cpp._TOKENS_OF_FILES)
+
+
+def test_thousands_of_using_directives_in_a_body_do_not_slow_every_lookup():
+    # every name lookup tries the body's `using namespace` directives: only the first few are kept
+    n = 20_000
+    src = ("".join(f"namespace n{i} {{ }}\n" for i in range(n)) + "__global__ void k(int a) {}\nconst int T = 128;\n"
+           + "int main() {\n" + "".join(f"using namespace n{i};\n" for i in range(n))
+           + "".join(f"k<<<1, T>>>({i});\n" for i in range(2000)) + "}\n")
+    start = time.process_time()
+    found = find_launches("bomb.cu", text=src)
+    assert time.process_time() - start < 10
+    assert len(found) == 2000 and all(l.block == (128, 1, 1) for l in found)

@@ -44,9 +44,13 @@ class LaunchFinder(Brackets, DeclarationReader, BodyWalker, ValueResolver, Launc
         self._factor_mode = False
         self._factor_cache: dict = {}
         self._assumed: set = set()  # what the values read for the launch being recorded assume
+        # (start, end, namespace) of each `using namespace N;` in a function body, found once the
+        # declarations are read (values.py)
+        self._local_using_spans: Optional[list] = None
 
     def run(self):
         self._decl_seq(0, self.n, "", [], ())
+        self._find_local_usings()
         self._walk_all()
         return [launch for _, _, launch in sorted(self.launches, key=lambda x: x[:2])]
 

@@ -18,6 +18,8 @@ from .launch import DEFAULT_FLAGS, DEFAULT_RUN
 from .structure import Decl
 from .syntax import _CONFIG_FIELDS, _CONFIG_TYPES, _DIM3_TYPES, _INT_TYPES
 
+MAX_LOCAL_USINGS = 64  # `using namespace` directives inside function bodies read per translation unit
+
 
 class ValueResolver:
     """Name lookup and the compile-time value of names and expressions."""
@@ -90,22 +92,28 @@ class ValueResolver:
 
     def _local_usings_at(self, pos) -> list:
         """The namespaces a `using namespace N;` inside a function body names before `pos` in the
-        same body (`void f() { using namespace xmrig_cuda; g<Algorithm::CN_0>(); }`)."""
-        spans = self.__dict__.get("_local_using_spans")
-        if spans is None:
-            spans = self._local_using_spans = []
-            toks = self.toks
-            for function in self.functions:
-                start, end = function.body
-                for k in range(start, min(end, len(toks) - 2)):
-                    if toks[k].text == "using" and toks[k + 1].text == "namespace":
-                        j, parts = k + 2, []
-                        while j < end and (toks[j].kind == IDENT or toks[j].text == "::"):
-                            parts.append(toks[j].text)
-                            j += 1
-                        if parts and j < end and toks[j].text == ";":
-                            spans.append((k, end, "".join(parts).lstrip(":")))
-        return [name for start, end, name in spans if start < pos < end]
+        same body (`void f() { using namespace xmrig_cuda; g<Algorithm::CN_0>(); }`); none while
+        the declarations are still being read (`_find_local_usings` runs after them)."""
+        return [name for start, end, name in self._local_using_spans or () if start < pos < end]
+
+    def _find_local_usings(self) -> None:
+        """(start, end of the body, namespace) of each `using namespace N;` in a function body, the
+        first MAX_LOCAL_USINGS of them: every name lookup tries each that is in scope, so host code
+        written with thousands of them must not make lookups slow (real code has a handful)."""
+        spans = self._local_using_spans = []
+        toks = self.toks
+        for function in self.functions:
+            start, end = function.body
+            for k in range(start, min(end, len(toks) - 2)):
+                if len(spans) >= MAX_LOCAL_USINGS:
+                    return
+                if toks[k].text == "using" and toks[k + 1].text == "namespace":
+                    j, parts = k + 2, []
+                    while j < end and (toks[j].kind == IDENT or toks[j].text == "::"):
+                        parts.append(toks[j].text)
+                        j += 1
+                    if parts and j < end and toks[j].text == ";":
+                        spans.append((k, end, "".join(parts).lstrip(":")))
 
     def _value(self, frame, chain, name, pos, region, field=()):
         """Value of `name` at `pos`; raises Unknown with the reason."""

@@ -73,3 +73,24 @@ def test_thousands_of_using_directives_in_a_body_do_not_slow_every_lookup():
     found = find_launches("bomb.cu", text=src)
     assert time.process_time() - start < 10
     assert len(found) == 2000 and all(l.block == (128, 1, 1) for l in found)
+
+
+def test_variables_assigned_many_times_from_each_other_end_quickly():
+    # v0 += v1 twenty times, v1 += v2 twenty times, ...: reading whether v0 is a multiple of the
+    # launch branches at every variable; the reading is bounded and the launch is still found
+    lines = [f"unsigned v{j} = 0;" for j in range(4)] + ["unsigned v4 = g * b;"]
+    for j in reversed(range(4)):
+        lines += [f"v{j} += v{j + 1};"] * 20
+    src = ("__global__ void k(unsigned a) {}\nvoid run(unsigned g, unsigned b) {\n" + "\n".join(lines)
+           + "\nk<<<g, b>>>(v0);\n}\n")
+    start = time.process_time()
+    [launch] = find_launches("bomb.cu", text=src)
+    assert time.process_time() - start < 10
+    assert launch.kernel == "k" and launch.block_form == (None, 1, 1)
+
+
+def test_a_product_of_thousands_of_factors_ends_quickly():
+    src = "__global__ void k(int a) {}\nvoid run(int g, int b, int x) {\n k<<<g, b>>>(" + "*".join(["x"] * 80_000) + ");\n}\n"
+    start = time.process_time()
+    [launch] = find_launches("bomb.cu", text=src)
+    assert time.process_time() - start < 10

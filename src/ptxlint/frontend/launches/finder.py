@@ -47,6 +47,7 @@ class LaunchFinder(Brackets, DeclarationReader, BodyWalker, ValueResolver, Launc
         # (start, end, namespace) of each `using namespace N;` in a function body, found once the
         # declarations are read (values.py)
         self._local_using_spans: Optional[list] = None
+        self._relation_steps = 0  # what reading one argument's relation to the launch may still take (relations.py)
 
     def run(self):
         self._decl_seq(0, self.n, "", [], ())

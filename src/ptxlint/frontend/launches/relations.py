@@ -22,6 +22,10 @@ from ..launch_expr import Multiple
 from .launch import LaunchShare
 
 MAX_DEPTH = 8  # variables followed through their definitions, at most
+# expressions and variables one argument's relation is read through, at most: a variable may be
+# assigned many times from variables assigned many times, which would branch without end, and a
+# product of thousands of factors would cost their square
+MAX_STEPS = 256
 _TYPE_WORDS = {"unsigned", "signed", "int", "long", "short", "char", "size_t", "const", "::", "*"}
 _FAILURES = (Unknown, RecursionError, ValueError, TypeError, ZeroDivisionError)
 
@@ -37,6 +41,7 @@ class LaunchRelations:
         if call is None or grid is None or block is None \
                 or not any(v is None or isinstance(v, Multiple) for v in values):
             return values
+        self._relation_steps = MAX_STEPS
         grid_x = self._dimension_x(frame, chain, *grid, pos, region)
         block_x = self._dimension_x(frame, chain, *block, pos, region)
         if block_x is None:
@@ -46,6 +51,7 @@ class LaunchRelations:
         for k, (a, b) in enumerate(self._split_commas(call + 1, self._close(call), angles=True)):
             if k >= len(out) or out[k] is not None and not isinstance(out[k], Multiple):
                 continue  # a value, or a pointer offset: nothing to add
+            self._relation_steps = MAX_STEPS
             term = self._product(frame, chain, a, b, pos, region, 0)
             if term is None:  # not one product: a sum of multiples, or a variable that only holds them
                 def multiple_of(of, a=a, b=b):
@@ -99,7 +105,7 @@ class LaunchRelations:
         (1, ("blocks", "threads")), `ctx->threads << 3` (8, ("ctx->threads",)). Names are host
         values read as they are at the launch; a variable is followed to its definition when
         nothing changes it after. None for anything that is not such a product."""
-        if depth > MAX_DEPTH:
+        if depth > MAX_DEPTH or not self._step():
             return None
         a, b = self._bare(a, b)
         if a >= b:
@@ -156,7 +162,7 @@ class LaunchRelations:
         """Is the expression in tokens a..b an integer multiple of the product `of`, whatever the
         values the host code does not give: a product holding it, 0, a sum or difference of such,
         or a variable that only ever holds such (`base = 0; ...; base += run` with `run` one)?"""
-        if depth > MAX_DEPTH:
+        if depth > MAX_DEPTH or not self._step():
             return False
         a, b = self._bare(a, b)
         if a >= b:
@@ -189,6 +195,12 @@ class LaunchRelations:
                 return False
             sources.append(init)
         return all(self._is_multiple(frame, chain, s, e, of, pos, region, depth + 1, inner) for s, e in sources)
+
+    def _step(self) -> bool:
+        """Spend one of the MAX_STEPS an argument's relation may take; False once they are spent
+        (the argument then has no relation: a finding keeps what it would have without one)."""
+        self._relation_steps -= 1
+        return self._relation_steps >= 0
 
     def _single_initializer(self, decl) -> Optional[tuple]:
         """(start, end) of the one expression a variable is initialised with (`= e`, `(e)`, `{e}`)."""

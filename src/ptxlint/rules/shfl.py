@@ -245,10 +245,22 @@ def _copy_in_the_other_arm(ctx, ins: Instruction, branch_block) -> bool:
     if len(mine) != 1:
         return False
     other = regions[1 - mine[0]] - regions[mine[0]]
-    return any(copy is not ins and copy.opcode == ins.opcode and _source_key(copy) == key
-               and ctx.function.block_of(copy).id in other and member_mask(copy) is not None
+    return any(copy is not ins and ctx.function.block_of(copy).id in other
                and _known(ctx, copy, member_mask(copy)) == FULL
-               for copy in ctx.function.instructions)
+               for copy in _intrinsics_by_source(ctx).get((ins.opcode, key), ()))
+
+
+def _intrinsics_by_source(ctx) -> dict:
+    """(opcode, _source_key) -> the warp intrinsics with a member mask at that source position;
+    made once per kernel (every candidate finding asks)."""
+    found = ctx.__dict__.get("_intrinsics_by_source")
+    if found is None:
+        found = ctx._intrinsics_by_source = {}
+        for ins in ctx.function.instructions:
+            key = _source_key(ins)
+            if key is not None and member_mask(ins) is not None:
+                found.setdefault((ins.opcode, key), []).append(ins)
+    return found
 
 
 def _source_key(ins: Instruction):

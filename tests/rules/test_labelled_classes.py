@@ -96,6 +96,10 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   followed, and `((x | y | z) & 7)` of indices whose block parts are multiples of 8 is known per
   thread: sampling every eighth point writes one anchor per thread; every fourth point along x is
   a race. (test8's triage, cuSZ's spline anchors.)
+* rounded_bounds.cu: a bound rounded up to a multiple of 4 (`(n + 3) / 4 * 4`, which nvcc may write
+  as a mask clearing high bits too) is a multiple of 4, so an early return on it is taken by whole
+  quads and width-4 shuffles after it read no lane that returned; a bound rounded to pairs, or an
+  offset of 2, splits quads. (test8's triage, xmrig's KawPow DAG generator.)
 """
 
 import re
@@ -135,6 +139,7 @@ CLASSES = {
     "launch_relative_arguments": ["SHFL", "SYNC", "RACE", "WARP"],
     "unswitched_copies": ["SHFL", "SYNC", "RACE", "WARP"],
     "bit_field_indices": ["RACE", "WARP", "SYNC"],
+    "rounded_bounds": ["SHFL", "SYNC", "RACE", "WARP"],
 }
 
 

@@ -1466,10 +1466,30 @@ class LaneEvaluator:
                     changed = with_low_bits(op, x[0], x[1], k[0])
                     if changed is not None:
                         return (changed, x[1])
+        if op == "and" and len(vals) == 2:
+            multiple = self._cleared_low_bits(vals, bits)
+            if multiple > 1:
+                # a mask that clears the low bits and some high ones too (nvcc's `(n + 3) / 4 * 4` of a
+                # value it knows is small is `& 0x1FFF...FC`): whatever the unknown, a multiple of 4
+                return S.scale(self._opaque(("and-multiple", ins.type, tuple(vals))), multiple)
         value = self._opaque((op, ins.type, tuple(vals)))
         if op == "or" and any(S.is_known(v) and S.wrap(v, bits)[0] for v in vals):
             self.nonzero.add(value[1][0][0])
         return value
+
+    @staticmethod
+    def _cleared_low_bits(vals, bits: int) -> int:
+        """2^k where `x & m` with an unknown x and a known m whose low k bits are zero is a multiple
+        of 2^k (k >= 1; capped at 2^16, an alignment a warp's lanes could share); 1 otherwise."""
+        x, m = vals
+        if not S.is_known(m):
+            x, m = m, x
+        if not S.is_known(m) or not x[1]:
+            return 1
+        mask = m[0] & ((1 << bits) - 1)
+        if mask == 0:
+            return 1
+        return min(mask & -mask, 1 << 16)
 
     def _rounded_signed_quotient(self, x, k: int, bits: int):
         """`(y + ((y >> 31) >>> (32 - k))) >> k`, nvcc's signed division of y by 2^k, where y is a

@@ -104,7 +104,9 @@ def _plan(path: str, options: CheckOptions):
     # named (command line, user configuration), not from those a repository's configuration names.
     boundary = tuple(options.boundary) or (root_of_checked_path(path),)
     boundary += tuple(user.include_dirs) + tuple(include_dirs_of(tuple(user.nvcc_args) + tuple(options.nvcc_args)))
-    return _FilePlan(path, tuple(r.code for r in rules), analysis, compile_options, options.cache_dir, None, host,
+    # `-j 1` is one process also for a single large file (parsed and checked in forked parts otherwise)
+    parse_jobs = 1 if options.jobs == 1 else None
+    return _FilePlan(path, tuple(r.code for r in rules), analysis, compile_options, options.cache_dir, parse_jobs, host,
                      boundary, notes)
 
 

@@ -146,8 +146,9 @@ vector loads, a structure of arrays, or a padded shared tile. Kernel pointers ar
 aligned (as `cudaMalloc` returns them), or at the offset the launches pass them (`d_in + RADIUS`
 is 12 bytes into a sector for floats), and run-time row pitches (`y * width`) to keep rows 32-byte
 aligned; a run-time offset of the whole block (`in[i + off]`) may put the warp's bytes anywhere in a
-sector, so its count is a range from the best to the worst alignment, and the line is reported only
-when even the best case is over the threshold ("at least N sectors"). Addresses computed from loaded
+sector, so its count is a range from the best to the worst alignment, as is one of a run-time pitch
+between the lanes of a warp (`in[x * w + y]` in a 16x16 block: two floats in each of 16 rows), and the
+line is reported only when even the best case is over the threshold ("at least N sectors"). Addresses computed from loaded
 data are not judged.
 """,
         why_is_this_bad="""

@@ -36,3 +36,17 @@ def test_coal001_reports_the_best_case_of_the_range():
     assert any("runtime_pitch.cu:10:" in line and "at least 128 sectors per block where 32 would do" in line
                for line in lines), lines
     assert not any("runtime_pitch.cu:9:" in line or ":10:" in line and "store" in line for line in lines)
+
+
+def test_the_range_is_what_the_gpu_measures_over_widths():
+    """validation/global/runtime_pitch: the same kernels on an H200 (sm_90) at eight widths w, 1024 to
+    1032: the smallest and largest sectors per block measured are the range's ends, and the 32x8
+    read (one row per lane) is the one count ptxlint gives."""
+    measured = json.loads((Path(__file__).parents[2] / "validation" / "global" / "runtime_pitch"
+                           / "measurements.json").read_text())["kernels"]
+    found = _global_accesses()
+    for op in ("load", "store"):
+        counts = [m[op]["sectors"] for m in measured["transpose_read_16x16"]]
+        assert found[("_Z20transpose_read_16x16PKfPfi", op)]["sectors_range"] == [min(counts), max(counts)]
+    assert {m["load"]["sectors"] for m in measured["transpose_read_32x8"]} == \
+        {found[("_Z19transpose_read_32x8PKfPfi", "load")]["sectors"]}

@@ -37,9 +37,19 @@ def wholly_in_toolkit(function) -> bool:
     return bool(located) and all(is_toolkit_header(user_location(loc).file) for loc in located)
 
 
+def reported_location(loc: Optional[SourceLocation]) -> Optional[SourceLocation]:
+    """`user_location`, or where it has no line of its own (nvcc's line 0 inside an inlined function:
+    `.loc 1 0 0, ..., inlined_at 1 1966 9`) the call it was inlined at."""
+    loc = user_location(loc)
+    while loc is not None and loc.line <= 0 and loc.inlined_at is not None:
+        loc = user_location(loc.inlined_at)
+    return loc
+
+
 def source_position(ins: Instruction, ptx_path: str) -> tuple:
-    """(path, line, column) for a finding on `ins`: the `.cu` line if known, else the PTX line."""
-    loc = user_location(ins.loc)
+    """(path, line, column) for a finding on `ins`: the `.cu` line if known (`reported_location`),
+    else the PTX line."""
+    loc = reported_location(ins.loc)
     if loc is not None and loc.line > 0:
         return loc.file, loc.line, max(loc.column, 1)
     return ptx_path, ins.ptx_line, 1

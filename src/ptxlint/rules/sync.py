@@ -14,7 +14,7 @@ from ..frontend.ir import Function, Immediate, Instruction, OperandList, Symbol
 from ..frontend.launch_expr import Multiple, factor_of
 from ..frontend.launches.launch import CoversGrid
 from ..gate import read_lines
-from ..frontend.sourcemap import user_location
+from ..frontend.sourcemap import reported_location, user_location
 from .registry import RuleDoc, register
 
 HARDWARE_NOTE = ("sm_70+ hardware counts exited threads as arrived and compute-sanitizer's synccheck stays "
@@ -171,7 +171,7 @@ def describe_barrier(ins: Instruction) -> str:
 
 
 def where(ins: Instruction) -> str:
-    loc = user_location(ins.loc)
+    loc = reported_location(ins.loc)
     return f"line {loc.line}" if loc is not None and loc.line > 0 else f"PTX line {ins.ptx_line}"
 
 

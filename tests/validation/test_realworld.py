@@ -8,8 +8,8 @@ triage entry that no longer fires is stale: each fails with the places listed.
 The corpus is split by repository into a development half and nine test halves (corpus.json "halves",
 issue 17: `test`; `test2`, built after `test` had been triaged; `test3`, built after `test2`; `test4`,
 built after `test3`; `test5`, built after `test4`; `test6`, built after `test5`; `test7`, built after `test6`; `test8`, built after `test7`; `test9`, a partial half of one repository built after `test8`; `test10`, a partial half of three built in the closing
-session). These tests run ptxlint on the development half only: the test halves are held
-out, triaged once at the end with the final code (`check.py --half test` ... `--half test10`), so no test here reads
+session; `test12`, built after `test10` by a second helper). These tests run ptxlint on the development half only: the test halves are held
+out, triaged once at the end with the final code (`check.py --half test` ... `--half test12`), so no test here reads
 their findings.
 On the development half a place triaged false is allowed for the repositories added in issue 17 (its
 work list, counted by check.py); on the first corpus's repositories it still fails.
@@ -93,7 +93,7 @@ def test_corpus_is_split_by_repository():
     halves = CORPUS["halves"]["repositories"]
     repos = {s["repo"] for s in CORPUS["sources"]}
     assert set(halves) == {"dev", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9",
-                           "test10"}
+                           "test10", "test12"}
     assert sum(len(set(r)) for r in halves.values()) == len(set().union(*map(set, halves.values()))), "a repository in two halves"
     assert set().union(*map(set, halves.values())) == repos
     assert len(repos) >= 15 and CORPUS["total_kernels"] >= 1000
@@ -336,3 +336,22 @@ def test_eleventh_test_half_is_new_but_partial():
         for launch in e["launches"]:
             x, y, z = launch["block"]
             assert 1 <= x * y * z <= 1024 and launch["host"].split(":")[0].endswith(".rs"), (e["name"], launch)
+
+
+def test_thirteenth_test_half_is_new_and_varied():
+    """test12 (built after test10 by a second helper, beside the helper that built test11): 400-700 kernels of
+    point-cloud processing/KinectFusion, detection inference plugins, LLM decoding and RWKV recurrences, random
+    number generation, spectral-element seismology, radio-astronomy polyphase filters and auto-tuning examples
+    (SpMV, stencil, convolution); over half of the repositories' own kernels with a block shape read from the host
+    code (kernel_tuner's from its Python tune_params), the rest recorded unknown with the reason."""
+    mine = _new_half("test12", range(400, 701), ("point-cloud", "detection", "llm", "random number", "seism",
+                                                 "astronomy", "spmv", "stencil", "warp", "atomic", "shared-memory"))
+    toolkit = sum(1 for e in mine if e["name"].startswith(("cub::", "thrust::")))
+    assert toolkit == CORPUS["halves"]["test12_toolkit_kernels"]
+    assert sum(1 for e in mine if e["launches"]) >= 0.55 * (len(mine) - toolkit)
+    assert all(":" in launch["host"] for e in mine for launch in e["launches"])
+    assert any(launch["host"].split(":")[0].endswith(".py") for e in mine for launch in e["launches"])
+    for e in mine:
+        for launch in e["launches"]:
+            x, y, z = launch["block"]
+            assert 1 <= x * y * z <= 1024, (e["name"], launch)

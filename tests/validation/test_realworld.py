@@ -227,28 +227,38 @@ def test_ninth_test_half_is_new_and_varied():
             assert 1 <= x * y * z <= 1024, (e["name"], launch)
 
 
+def _partial_half(name: str, repos: set) -> tuple:
+    """Checks every partial half shares (test9, test10, test11): exactly `repos`, none of them in another
+    half or dropped whole from the corpus, the rule saying "partial", the kernel count recorded, every
+    kernel with a launch record or a reason why none, the toolkit kernels counted, and every recorded
+    block a real CUDA block (1 to 1024 threads). Returns (its launches.json entries, its toolkit count)."""
+    halves = CORPUS["halves"]["repositories"]
+    mine_repos = set(halves[name])
+    assert mine_repos == repos
+    others = set().union(*(set(r) for h, r in halves.items() if h != name))
+    assert not mine_repos & others
+    assert not mine_repos & {e["repo"] for e in CORPUS["left_out"] if e["path"].startswith("(whole repository")}
+    assert "partial" in CORPUS["halves"][f"{name}_rule"]
+    folders = {r.replace("/", "__") for r in mine_repos}
+    mine = [e for e in LAUNCHES["kernels"] if e["ptx"].split("/", 1)[0] in folders]
+    assert len(mine) == CORPUS["halves"]["counts"][name]
+    assert all(e["launches"] or e.get("unknown") for e in mine)
+    toolkit = sum(1 for e in mine if e["name"].startswith(("cub::", "thrust::")))
+    assert toolkit == CORPUS["halves"][f"{name}_toolkit_kernels"]
+    for e in mine:
+        for launch in e["launches"]:
+            x, y, z = launch["block"]
+            assert 1 <= x * y * z <= 1024, (e["name"], launch)
+    return mine, toolkit
+
+
 def test_tenth_test_half_is_new_but_partial():
     """test9 (built after test8) is partial: molecular dynamics (GPUMD), 1 repository no other half
     holds, where a half should have 8 (the others did not build here in the time the round had, and
     a rasterizer under a non-commercial licence was dropped); a block read from the host code for
     over half of its own kernels, the rest recorded unknown with the reason."""
-    halves = CORPUS["halves"]["repositories"]
-    mine_repos = set(halves["test9"])
-    assert mine_repos == {"brucefan1983/GPUMD"}
-    others = set().union(*(set(r) for h, r in halves.items() if h != "test9"))
-    assert not mine_repos & others
-    assert "partial" in CORPUS["halves"]["test9_rule"]
-    folders = {r.replace("/", "__") for r in mine_repos}
-    mine = [e for e in LAUNCHES["kernels"] if e["ptx"].split("/", 1)[0] in folders]
-    assert len(mine) == CORPUS["halves"]["counts"]["test9"]
-    assert all(e["launches"] or e.get("unknown") for e in mine)
-    toolkit = sum(1 for e in mine if e["name"].startswith(("cub::", "thrust::")))
-    assert toolkit == CORPUS["halves"]["test9_toolkit_kernels"]
+    mine, toolkit = _partial_half("test9", {"brucefan1983/GPUMD"})
     assert sum(1 for e in mine if e["launches"]) >= 0.5 * (len(mine) - toolkit)
-    for e in mine:
-        for launch in e["launches"]:
-            x, y, z = launch["block"]
-            assert 1 <= x * y * z <= 1024, (e["name"], launch)
 
 
 def test_every_kernel_has_a_launch_record():
@@ -318,24 +328,11 @@ def test_eleventh_test_half_is_new_but_partial():
     (nv-wavenet), 3 repositories no other half holds or tried and dropped, where a half should have 8. Every
     kernel has a launch record or says why not: candle's are read from its Rust host code, Kaldi's and
     nv-wavenet's are left unrecorded (the half is measured as a user runs ptxlint)."""
-    halves = CORPUS["halves"]["repositories"]
-    mine_repos = set(halves["test10"])
-    assert mine_repos == {"kaldi-asr/kaldi", "huggingface/candle", "NVIDIA/nv-wavenet"}
-    others = set().union(*(set(r) for h, r in halves.items() if h != "test10"))
-    assert not mine_repos & others
-    assert not mine_repos & {e["repo"] for e in CORPUS["left_out"]}
-    assert "partial" in CORPUS["halves"]["test10_rule"]
-    folders = {r.replace("/", "__") for r in mine_repos}
-    mine = [e for e in LAUNCHES["kernels"] if e["ptx"].split("/", 1)[0] in folders]
-    assert len(mine) == CORPUS["halves"]["counts"]["test10"] == 647
-    assert all(e["launches"] or e.get("unknown") for e in mine)
-    assert sum(1 for e in mine if e["name"].startswith(("cub::", "thrust::"))) == CORPUS["halves"]["test10_toolkit_kernels"]
+    mine, _ = _partial_half("test10", {"kaldi-asr/kaldi", "huggingface/candle", "NVIDIA/nv-wavenet"})
+    assert len(mine) == 647
     candle = [e for e in mine if e["ptx"].startswith("huggingface__candle/")]
     assert sum(1 for e in candle if e["launches"]) >= 0.6 * len(candle)
-    for e in mine:
-        for launch in e["launches"]:
-            x, y, z = launch["block"]
-            assert 1 <= x * y * z <= 1024 and launch["host"].split(":")[0].endswith(".rs"), (e["name"], launch)
+    assert all(launch["host"].split(":")[0].endswith(".rs") for e in mine for launch in e["launches"])
 
 
 def test_thirteenth_test_half_is_new_and_varied():
@@ -364,30 +361,17 @@ def test_test11_half_is_new_but_partial():
     lc0) and warp-cooperative bignum arithmetic (CGBN): 7 repositories where a half should have 8 (two more were built
     and dropped for code of the CUDA samples). Over half of the repositories' own kernels have a block shape read from
     the host code, the rest are recorded unknown with the reason."""
+    mine_repos = {"DEShawResearch/random123", "ledatelescope/bifrost", "ingowald/cuBQL", "GPUPeople/ACSpGEMM",
+                  "lightvector/KataGo", "LeelaChessZero/lc0", "NVlabs/CGBN"}
+    mine, toolkit = _partial_half("test11", mine_repos)
     halves = CORPUS["halves"]["repositories"]
-    mine_repos = set(halves["test11"])
-    assert mine_repos == {"DEShawResearch/random123", "ledatelescope/bifrost", "ingowald/cuBQL", "GPUPeople/ACSpGEMM",
-                          "lightvector/KataGo", "LeelaChessZero/lc0", "NVlabs/CGBN"}
-    others = set().union(*(set(r) for h, r in halves.items() if h != "test11"))
-    assert not mine_repos & others
-    assert not mine_repos & {e["repo"] for e in CORPUS["left_out"] if e["path"].startswith("(whole repository")}
-    assert "partial" in CORPUS["halves"]["test11_rule"]
     described = " ".join(CORPUS["halves"]["kinds"][r] for r in halves["test11"]).lower()
     for kind in ("random number", "astronomy", "dedispersion", "bvh", "sparse", "spgemm", "work queue", "inference",
                  "multi-precision", "warp", "atomic", "shared-memory"):
         assert kind in described, kind
-    folders = {r.replace("/", "__") for r in mine_repos}
-    mine = [e for e in LAUNCHES["kernels"] if e["ptx"].split("/", 1)[0] in folders]
-    assert len(mine) == CORPUS["halves"]["counts"]["test11"] == 538
+    assert len(mine) == 538
     per_repo = {r: sum(s["kernel_count"] for s in CORPUS["sources"] if s["repo"] == r) for r in mine_repos}
     assert max(per_repo.values()) <= 0.36 * len(mine), per_repo
-    assert all(e["launches"] or e.get("unknown") for e in mine)
-    toolkit = sum(1 for e in mine if e["name"].startswith(("cub::", "thrust::")))
-    assert toolkit == CORPUS["halves"]["test11_toolkit_kernels"]
     assert sum(1 for e in mine if e["launches"]) >= 0.55 * (len(mine) - toolkit)
-    # every launch cites its host line; a block shape is a real CUDA block: 1 to 1024 threads
-    for e in mine:
-        for launch in e["launches"]:
-            assert ":" in launch["host"], (e["name"], launch)
-            x, y, z = launch["block"]
-            assert 1 <= x * y * z <= 1024, (e["name"], launch)
+    # every launch cites its host line
+    assert all(":" in launch["host"] for e in mine for launch in e["launches"])

@@ -348,10 +348,7 @@ def test_thirteenth_test_half_is_new_and_varied():
     assert sum(1 for e in mine if e["launches"]) >= 0.55 * (len(mine) - toolkit)
     assert all(":" in launch["host"] for e in mine for launch in e["launches"])
     assert any(launch["host"].split(":")[0].endswith(".py") for e in mine for launch in e["launches"])
-    for e in mine:
-        for launch in e["launches"]:
-            x, y, z = launch["block"]
-            assert 1 <= x * y * z <= 1024, (e["name"], launch)
+    # (every block is 1 to 1024 threads: test_every_kernel_has_a_launch_record)
 
 
 def test_test11_half_is_new_but_partial():

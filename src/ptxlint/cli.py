@@ -108,7 +108,9 @@ FAIL_ON = ["error", "warning", "info"]
 @click.option("--trust-config", is_flag=True,
               help="Let the checked repository's configuration name the nvcc to run and any nvcc option "
                    "(refused by default: ptxlint runs only programs you name).")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Processes to use (default: CPUs): files checked in parallel, and the parts of a large file; 1 runs everything in this process.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Processes to use (default: CPUs): files checked in parallel, and the parts of a large file; "
+                   "1 runs everything in this process.")
 @click.option("--shard", default=None, metavar="I/N",
               help="Check only the I-th of N parts of the files (1-based; a stable split by path), for a CI "
                    "matrix of N jobs.")

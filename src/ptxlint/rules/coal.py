@@ -148,8 +148,8 @@ is 12 bytes into a sector for floats), and run-time row pitches (`y * width`) to
 aligned; a run-time offset of the whole block (`in[i + off]`) may put the warp's bytes anywhere in a
 sector, so its count is a range from the best to the worst alignment, as is one of a run-time pitch
 between the lanes of a warp (`in[x * w + y]` in a 16x16 block: two floats in each of 16 rows), and the
-line is reported only when even the best case is over the threshold ("at least N sectors"). Addresses computed from loaded
-data are not judged.
+line is reported only when even the best case is over the threshold ("at least N sectors"). Addresses
+computed from loaded data are not judged.
 """,
         why_is_this_bad="""
 DRAM and L2 move whole 32-byte sectors. A warp whose 32 lanes read 4-byte floats 128 bytes apart

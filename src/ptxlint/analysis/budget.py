@@ -45,10 +45,11 @@ _calls = 0
 
 def spend() -> None:
     """Raise BudgetExhausted when the current kernel has used its budget; otherwise nothing.
-    Cheap enough for inner loops: the clock (a system call) is read every 32nd call."""
+    Cheap enough for inner loops: the clock (a system call) is read on a kernel's first 31 calls,
+    then every 32nd call."""
     global _calls
     _calls += 1
-    if _calls & 31 == 0 and _deadline is not None and _clock() > _deadline:
+    if (_calls & 31 == 0 or _calls < 32) and _deadline is not None and _clock() > _deadline:
         raise BudgetExhausted("the analysis budget ran out")
 
 
@@ -93,9 +94,9 @@ def kernel_budget(seconds: Optional[float]):
     outer = _deadline
     seconds = seconds_of(seconds)
     _deadline = _clock() + seconds if seconds and seconds > 0 else None
-    # the kernel's first spend() reads the clock: when the clock is read does not depend on how many
-    # calls the kernels before made (nor on set orders that vary from run to run)
-    _calls = 31
+    # a kernel's first 31 spend() calls read the clock, then every 32nd: a tiny budget stops even a
+    # small kernel, and when the clock is read does not depend on the calls the kernels before made
+    _calls = 0
     if outer is not None and (_deadline is None or outer < _deadline):
         _deadline = outer  # a nested budget never outlives the one around it
     timed = _can_arm()

@@ -235,7 +235,7 @@ class GlobalEvaluation:
         if access.unknown_reason is None and access.sectors_range is not None:
             lo, hi = access.sectors_range
             if lo != hi:
-                access.unknown_reason = f"{self._range_origin}: between {lo} and {hi} sectors per block"
+                access.unknown_reason = f"{self._range_reason}: between {lo} and {hi} sectors per block"
             else:
                 access.sectors_range = None
 
@@ -337,9 +337,9 @@ class GlobalEvaluation:
             if pitch and not unknown_syms:
                 # a run-time pitch between lanes (`in[x * w + y]` in a 16x16 block: two rows of w per
                 # warp): a range from the best to the worst pitch, as for a run-time offset
-                self._range_origin = f"the sectors depend on the value of {self._origin(next(iter(pitch)))}"
+                self._range_reason = f"the sectors depend on the value of {self._origin(next(iter(pitch)))}"
             else:
-                self._range_origin = ("the alignment of the base depends on "
+                self._range_reason = ("the alignment of the base depends on "
                                       + (", ".join(self._origin(s) for s in unknown_syms) or "run-time values"))
         low_high = (min(counts), max(counts))
         relative = [c - consts[0] for c in consts]

@@ -535,18 +535,19 @@ def _same_store(site: SharedSite, warp_uniform: bool = False) -> Optional[Confli
     Threads storing one value (`totals[0] = sum` in the last lane of every tile that scans the same
     ranks, every lane storing its warp's reduction) leave the same memory whichever is last."""
     found = None
-    for ev in site.evaluations:
-        stored: list = []  # the values, worked out when two writers of one address need them
+    stored: dict = {}  # id(evaluation) -> its values, worked out when two writers of one address need them
 
-        def values_of(ev=ev, stored=stored):
-            if not stored:
-                values = _stored_values(ev)
-                if warp_uniform and values is not None:
-                    # one value in every lane of a warp (a load at the warp's own index, a butterfly
-                    # total): each lane stores what its warp's first lane stores
-                    values = [values[t - t % 32] for t in range(len(values))]
-                stored.append(values)
-            return stored[0]
+    def values_of(ev):
+        if id(ev) not in stored:
+            values = _stored_values(ev)
+            if warp_uniform and values is not None:
+                # one value in every lane of a warp (a load at the warp's own index, a butterfly total):
+                # each lane stores what its warp's first lane stores
+                values = [values[t - t % 32] for t in range(len(values))]
+            stored[id(ev)] = values
+        return stored[id(ev)]
+
+    for ev in site.evaluations:
         # threads whose reach hangs on the kernel's own state (an atomic's result, a value read back from
         # shared memory) are no witnesses, as in RACE001: `if (atomicCAS(&st, 0, 1) == 0) rec = ...` is
         # one writer, the thread that won
@@ -570,7 +571,7 @@ def _same_store(site: SharedSite, warp_uniform: bool = False) -> Optional[Confli
                         threads = _one_run_writers(ev, threads)
                         if len(threads) < 2:
                             continue
-                    pair = _unequal_writers(threads, values_of())
+                    pair = _unequal_writers(threads, values_of(ev))
                     if pair is None:
                         continue
                 conflict = Conflict(site, site, pair, (terms, max(c, *overlapping) if overlapping else c), False,

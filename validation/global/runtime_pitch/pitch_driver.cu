@@ -1,18 +1,11 @@
 // Measures the sectors of the naive transpose read/write in a 16x16 block at several run-time widths w
-// (ptxlint gives a range over w: tests/analysis/data/runtime_pitch.cu has the same kernels).
+// (ptxlint gives a range over w for these kernels: tests/analysis/data/runtime_pitch.cu).
 // Each launch is a 4x4 grid, so per-block numbers are the totals divided by 16.
 #include <cstdio>
 #include <cuda_runtime.h>
 
-__global__ void transpose_read_16x16(const float *in, float *out, int w) {
-  int x = blockIdx.x * 16 + threadIdx.x, y = blockIdx.y * 16 + threadIdx.y;
-  out[y * w + x] = in[x * w + y];
-}
-
-__global__ void transpose_read_32x8(const float *in, float *out, int w) {
-  int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 8 + threadIdx.y;
-  out[y * w + x] = in[x * w + y];
-}
+// the kernels ptxlint analyses in the test, so that what is measured is what is predicted
+#include "../../../tests/analysis/data/runtime_pitch.cu"
 
 int main() {
   const int widths[] = {1024, 1025, 1026, 1027, 1028, 1030, 1031, 1032};

@@ -100,6 +100,10 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   as a mask clearing high bits too) is a multiple of 4, so an early return on it is taken by whole
   quads and width-4 shuffles after it read no lane that returned; a bound rounded to pairs, or an
   offset of 2, splits quads. (test8's triage, xmrig's KawPow DAG generator.)
+* padding_lanes_recompute.cu: floating-point arithmetic (`fma`, `rsqrt`, `sqrt`...) is a function of
+  its inputs, so padding lanes that redo lanes 0..6's work on the same loads (`if (tx >= 25) tx -=
+  25`) store the same values to the same words: no race; a value mixing in the thread's own index,
+  or read from a neighbour's input, differs. (test12's triage, specfem2d's viscoelastic kernels.)
 """
 
 import re
@@ -140,6 +144,7 @@ CLASSES = {
     "unswitched_copies": ["SHFL", "SYNC", "RACE", "WARP"],
     "bit_field_indices": ["RACE", "WARP", "SYNC"],
     "rounded_bounds": ["SHFL", "SYNC", "RACE", "WARP"],
+    "padding_lanes_recompute": ["RACE", "WARP"],
 }
 
 

@@ -359,6 +359,14 @@ CONCRETE_OPS = {
     "brev": lambda ins, v, bits, s: int(format(_u(v[0], bits), f"0{bits}b")[::-1], 2),
 }
 
+# Opcodes whose result is a function of their operands alone (no memory, no other thread, no
+# clock) and that the evaluator has no closer model of: threads with equal inputs get equal values.
+PURE_OPS = frozenset([
+    "fma", "mad", "mul24", "mad24", "sad", "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh",
+    "copysign", "testp", "lop3", "shf", "dp4a", "dp2a", "bfind", "fns", "cnot", "set", "slct", "bmsk",
+    "szext",
+])
+
 AFFINE_OPS = frozenset(["add", "sub", "mul", "mad", "shl", "cvt", "mov", "cvta"]) | frozenset(CONCRETE_OPS)
 
 COMPARE = {

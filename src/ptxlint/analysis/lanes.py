@@ -23,7 +23,7 @@ from ..frontend.ir import (
 from . import predicates as P
 from . import symbolic as S
 from .lane_values import (
-    AFFINE_OPS, Affine, COMPARE, CONCRETE_OPS, SIGNED, Varying, all_distinct_unknowns, apply_per_distinct,
+    AFFINE_OPS, Affine, COMPARE, CONCRETE_OPS, PURE_OPS, SIGNED, Varying, all_distinct_unknowns, apply_per_distinct,
     as_affine, bits_of, disjoint_bits_sum, exact_quotient, low_bits_changed, masked_away, single_symbol,
     uniform_const, uniform_vector, where_predicate, with_low_bits, wrap_consts,
 )
@@ -1207,7 +1207,20 @@ class LaneEvaluator:
                 source = next(v for v in args if all_distinct_unknowns(v))
                 return self._fresh(("derived", self._site), self._derived_origin(source))
             return lift(concrete, *args)
+        if op in PURE_OPS and len(ops) > 1 and not isinstance(dest, (VectorOperand, PairOperand)):
+            return self._pure(ins, [src(k) for k in range(1, len(ops))])
         return self._loaded(ins, reg)
+
+    def _pure(self, ins: Instruction, args: list) -> list:
+        """An instruction whose result is a function of its inputs alone (`fma.rn.f32`, `sqrt.approx`,
+        `lop3`...): threads with equal inputs get one value, so a padding lane that redoes another
+        lane's arithmetic on the same loads stores what that lane stores. Inputs that differ in every
+        thread give per-thread unknowns, as before."""
+        if any(all_distinct_unknowns(v) for v in args):
+            source = next(v for v in args if all_distinct_unknowns(v))
+            return self._fresh(("derived", self._site), self._derived_origin(source))
+        opcode = ins.opcode
+        return self._lift(lambda *values: self._opaque((opcode, values)), *args)
 
     def _affine_op(self, op: str, ins: Instruction, sources: list, bits: int, signed: bool) -> Optional[Affine]:
         """The result as an Affine vector when the inputs allow it (None: use the per-thread path)."""

@@ -9,6 +9,7 @@ checking of a module itself, which knows nothing of files, caches or host code.
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
 from dataclasses import replace
 from typing import Optional
@@ -24,12 +25,15 @@ from .module_check import _check_ptx_in_parts, check_module
 from .places import merge_places, user_path
 
 
-def _launches_in(sources: list, given: tuple, host, budget: Optional[float] = None) -> tuple:
+def _launches_in(sources: list, given: tuple, host, budget: Optional[float] = None,
+                 callers_read: Optional[list] = None) -> tuple:
     """The kernel launches in the host code of `sources` (after any given already). `host`: the
     include directories and `-D` defines the host code is compiled with ((dirs...), (NAME[=V]...)),
     then the sources' own folders and those above them (host_sources.include_dirs_of).
     Each source is read within the analysis budget (`budget`, as a kernel's): host code too hard to
-    read in it gives no launches."""
+    read in it gives no launches. A `.cu` whose launches take their shape from a wrapper's
+    parameters is read again with the nearby translation units that call the wrapper
+    (`_launches_through_callers`); those files are added to `callers_read` (the cache depends on them)."""
     if not sources:
         return given
     from .analysis.budget import BudgetExhausted, kernel_budget
@@ -45,10 +49,62 @@ def _launches_in(sources: list, given: tuple, host, budget: Optional[float] = No
     for path in sources:
         try:
             with kernel_budget(budget):
-                found.extend(find_launches(path, include_dirs=include_dirs, defines=macros))
+                own = find_launches(path, include_dirs=include_dirs, defines=macros)
         except (OSError, UnicodeDecodeError, BudgetExhausted, RecursionError):
             continue  # a source that cannot be read gives no launches; the kernel's shape stays unknown
+        try:
+            with kernel_budget(budget):  # the callers' reading has a budget of its own
+                own = _launches_through_callers(path, own, include_dirs, macros, callers_read)
+        except (OSError, UnicodeDecodeError, BudgetExhausted, RecursionError):
+            pass  # the source's own reading stands
+        found.extend(own)
     return _read_in_context(found)
+
+
+_PARAMETER_OF = re.compile(r"is a parameter of `(?:[\w:]*::)?([A-Za-z_]\w*)`")
+
+
+def _launches_through_callers(path: str, own: list, include_dirs: tuple, macros: dict,
+                              callers_read: Optional[list]) -> list:
+    """`own`, the launches of the `.cu` `path`, with those whose block or grid is a parameter of
+    their host function (a launch wrapper no call in `path` binds) read again together with the
+    nearby translation units that call the wrapper (host_sources.caller_sources): Kaldi's
+    `cudaF_scale(dim3 Gr, dim3 Bl, ...)` gets the shapes cu-matrix.cc passes. A statement the
+    callers tell more of replaces its reading alone."""
+    if not path.endswith(".cu"):
+        return own
+    wrappers = {m.group(1) for l in own for why in (l.unknown_because, l.grid_unknown_because) if why
+                for m in _PARAMETER_OF.finditer(why)}
+    if not wrappers:
+        return own
+    from .frontend.host_sources import caller_sources
+    from .frontend.launches.finder import find_launches_with_callers
+
+    callers = caller_sources(path, wrappers)
+    if not callers:
+        return own
+    if callers_read is not None:
+        callers_read.extend(callers)
+    dirs = tuple(dict.fromkeys((*include_dirs, *include_dirs_of(callers))))
+    # the statements whose own reading misses the block or the grid, by their file's full path
+    open_statements = {(os.path.abspath(l.path), l.line): l.path for l in own if l.block is None or l.grid is None}
+    better = []
+    for l in find_launches_with_callers(path, callers, dirs, macros):
+        written = open_statements.get((os.path.abspath(l.path), l.line))
+        if written is not None and (l.block is not None or l.grid is not None):
+            better.append(replace(l, path=written))
+    told = {(l.path, l.line, l.kernel) for l in better}
+    kept = [l for l in own if (l.path, l.line, l.kernel) not in told]
+    noted: dict = {}  # one launch per statement, kernel and shapes (a header read twice repeats calls)
+    for l in better:
+        noted.setdefault((l.path, l.line, l.kernel, l.template_args, l.block, l.grid, l.call_arguments),
+                         replace(l, assumes=l.assumes or _called_from(callers)))
+    return kept + list(noted.values())
+
+
+def _called_from(callers: list) -> str:
+    names = ", ".join(os.path.basename(c) for c in callers[:3]) + (", ..." if len(callers) > 3 else "")
+    return f"its wrapper is called only as in {names} (the nearby files that call it)"
 
 
 def _read_in_context(found: list) -> tuple:
@@ -120,10 +176,11 @@ def _run_plan(plan: _FilePlan) -> dict:
         not_checked: Counter = Counter()
         not_checked_kernels: dict = {}  # what -> the kernels it was counted in
         host_files = []  # the host code a .ptx's launches were read from (the cache depends on it)
+        callers_read: list = []  # other translation units read for the callers of launch wrappers
         if plan.compile is None:
             host_files = declared_sources(read_ptx_file(plan.path), plan.path)
             plan = replace(plan, analysis=replace(plan.analysis, launches=_launches_in(
-                host_files, plan.analysis.launches, plan.host, plan.analysis.budget)))
+                host_files, plan.analysis.launches, plan.host, plan.analysis.budget, callers_read)))
         if plan.compile is None and plan.analysis.level == "ptx":  # SASS: ptxas takes the whole module
             in_parts = _check_ptx_in_parts(plan.path, rules, plan.analysis, plan.parse_jobs, incomplete,
                                            not_checked_kernels)
@@ -142,7 +199,7 @@ def _run_plan(plan: _FilePlan) -> dict:
                     sources = tuple(launch_sources(module.files.values(), plan.path))
                     if sources not in launches_of:
                         launches_of[sources] = _launches_in(list(sources), analysis.launches, plan.host,
-                                                        analysis.budget)
+                                                            analysis.budget, callers_read)
                     analysis = replace(analysis, launches=launches_of[sources])
                 found_per_arch.append((arch, check_module(module, CheckOptions(analysis=analysis), rules=rules,
                                                           jobs=plan.parse_jobs, not_checked=not_checked,
@@ -159,7 +216,7 @@ def _run_plan(plan: _FilePlan) -> dict:
                     user = user_path(f, plan.path)
                     if arch is not None and user not in sources:
                         sources.append(user)
-        deps.update((os.path.abspath(f), None) for f in host_files)
+        deps.update((os.path.abspath(f), None) for f in (*host_files, *callers_read))
         entry = {
             "path": plan.path,
             "diagnostics": [d.to_dict() for d in diagnostics],

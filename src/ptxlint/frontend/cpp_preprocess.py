@@ -10,11 +10,14 @@ It does what finding launch shapes needs, and no more:
 
 Names the preprocessor cannot know are the ones that come from the compiler, the toolkit or the
 command line. A name that is reserved (`__x`, `_X`), that starts like the toolkit's (`CUDA`, `CUB_`,
-`THRUST_`, ...), or a usual command-line switch (`NDEBUG`, `DEBUG`), is *unknown* unless it was
+`THRUST_`, ...), a usual command-line switch (`NDEBUG`, `DEBUG`), or a build system's configuration
+switch (`HAVE_X`, `USE_X`, `ENABLE_X`, `WITH_X`: -D options or a generated config header) is
+*unknown* unless it was
 defined in the text read or passed in `defines`. Any other name not defined in the text is taken
 as undefined, as the C preprocessor does. Host-pass predefined macros: `__CUDACC__`, `__NVCC__`,
 `__cplusplus` are defined, `__CUDA_ARCH__` is not (launches are host code), nor are editors' code-model
-macros (`__INTELLISENSE__`) and HIP's.
+macros (`__INTELLISENSE__`) and HIP's (any switch naming HIP: `__IS_HIP_COMPILE__`). A project's switch
+that turns its CUDA code on (`HAVE_CUDA`, `GGML_USE_CUDA`) is 1: nvcc compiles the CUDA build.
 
 An `#if` whose value is unknown keeps *all* its branches, and marks their tokens with a region:
 a tuple of (conditional id, branch index) pairs. A value (macro, declaration) from a region is
@@ -162,6 +165,7 @@ def tokenize(text: str, path: str) -> list:
 # Macros and conditions
 
 _UNKNOWN_NAME_RE = re.compile(r"^(__|_[A-Z]|CUDA|CUB_|THRUST_|CCCL_|LIBCUDACXX|NV_|NVCC|CUTLASS_)|"
+                              r"^(HAVE|USE|ENABLE|WITH)_[A-Z0-9_]+$|"
                               r"^(NDEBUG|DEBUG|WIN32|linux|unix)$")
 PREDEFINED = {"__CUDACC__": "1", "__NVCC__": "1", "__cplusplus": "201703L"}
 # not defined in nvcc's host pass: the device pass's architecture, and the macros by which editors'
@@ -169,6 +173,24 @@ PREDEFINED = {"__CUDACC__": "1", "__NVCC__": "1", "__cplusplus": "201703L"}
 # toolchains (HIP) select code nvcc never sees
 KNOWN_UNDEFINED = {"__CUDA_ARCH__", "__INTELLISENSE__", "__RESHARPER__", "__CDT_PARSER__", "__JETBRAINS_IDE__",
                    "__HIPCC__", "__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_HCC__", "__HIP_DEVICE_COMPILE__"}
+
+
+_HIP_SWITCH_RE = re.compile(r"(?:^|_)HIP(?:_|$)")
+
+
+def is_known_undefined(name: str) -> bool:
+    """Not defined in nvcc's host pass: KNOWN_UNDEFINED, and any switch that names HIP as a word
+    (`__IS_HIP_COMPILE__`, `USE_HIP`: a project's selector of its HIP build, which nvcc is not)."""
+    return name in KNOWN_UNDEFINED or bool(_HIP_SWITCH_RE.search(name))
+
+
+_CUDA_SWITCH_RE = re.compile(r"(?:^|_)(?:HAVE|USE|ENABLE|WITH|BUILD)_CUDA$")
+
+
+def is_cuda_switch(name: str) -> bool:
+    """A project's switch that turns its CUDA code on (`HAVE_CUDA`, `GGML_USE_CUDA`, `WITH_CUDA`): set
+    (to 1) in the build that compiles the checked code with nvcc, unless the text defines it."""
+    return bool(_CUDA_SWITCH_RE.search(name))
 
 
 def name_is_unknown(name: str) -> bool:
@@ -444,9 +466,10 @@ class Preprocessor:
         def lookup(name):
             if name in ("true", "false"):
                 return int(name == "true")
-            if name == "__ptxlint_unknown__" or name_is_unknown(name) and name not in KNOWN_UNDEFINED:
+            if name == "__ptxlint_unknown__" or name_is_unknown(name) and not is_known_undefined(name) \
+                    and not is_cuda_switch(name):
                 raise Unknown(name)
-            return 0
+            return int(is_cuda_switch(name))
 
         try:
             value = evaluate_tokens(expanded, lookup)
@@ -460,8 +483,10 @@ class Preprocessor:
             if m.undefined or self.macro_doubt(m, region):
                 return None
             return True
-        if name in KNOWN_UNDEFINED:
+        if is_known_undefined(name):
             return False
+        if is_cuda_switch(name):
+            return True
         if name_is_unknown(name):
             return None
         return False

@@ -155,3 +155,106 @@ def declared_sources(ptx_text: str, ptx_path: str) -> list:
     """launch_sources() of a PTX text without parsing it whole (large files are parsed in parts)."""
     files = {int(m.group(1)): m.group(2) for m in _FILE_DIRECTIVE.finditer(ptx_text)}
     return launch_sources(relocated_sources(files, ptx_path).values(), ptx_path)
+
+
+# ---------------------------------------------------------------------------------------------
+# Launch wrappers called from other translation units
+
+CALLER_SUFFIXES = (".cc", ".cpp", ".cxx", ".c++", ".cu", ".c")
+CALLER_SEARCH_LEVELS = 1  # folders above a source's folder whose subtrees are searched for callers
+CALLER_SEARCH_DEPTH = 2  # folders below such a folder searched
+MAX_CALLER_CANDIDATES = 400  # files looked at for calls of a source's launch wrappers
+MAX_CALLER_FILES = 12  # files read as the callers
+_DEFINITION = re.compile(r"\b([A-Za-z_]\w*)\s*\(([^;{}()]|\([^;{}()]*\))*\)\s*(?:const\s*)?\{")
+
+
+def caller_sources(source: str, wrappers: Iterable[str], read: Optional[Callable] = None) -> list:
+    """The translation units near `source` (its folder, then the subtrees of the folder above it) that
+    call one of `wrappers`, host functions of `source` whose launches take their block or grid from
+    their parameters (`void cuda_scale(dim3 Gr, dim3 Bl, ...) { k<<<Gr, Bl>>>(...); }`, called from a
+    `.cc` file). A call written in a header (an inline overload that forwards to the wrapper) counts
+    through the functions of that header that make it: the files calling those are the callers.
+    Only files inside the boundary are read; the search is bounded (MAX_CALLER_CANDIDATES files), and
+    the MAX_CALLER_FILES files that call the most wrappers are kept."""
+    read = read or _read_text
+    names = {w for w in wrappers if re.fullmatch(r"[A-Za-z_]\w*", w)}
+    if not names:
+        return []
+    candidates, headers = _nearby_files(source)
+    me = os.path.abspath(source)
+    # one level through headers: the functions of a header that call a wrapper are wrappers too
+    for path in headers:
+        text = read(path)
+        if text and not names.isdisjoint(_called_names(text)):
+            names |= _functions_calling(text, names)
+    ranked = []  # (-wrappers called, nearness, path): the files calling the most wrappers first
+    for nearness, path in enumerate(candidates):
+        if os.path.abspath(path) == me:
+            continue
+        text = read(path)
+        called = names & _called_names(text) if text else set()
+        if called:
+            ranked.append((-len(called), nearness, path))
+    return [path for _, _, path in sorted(ranked)[:MAX_CALLER_FILES]]
+
+
+_CALL = re.compile(r"(?<![\w.>:])([A-Za-z_]\w*)\s*\(")
+
+
+def _called_names(text: str, start: int = 0, end: Optional[int] = None) -> set:
+    """The names written as calls (`name(`, not `x.name(` or `p->name(`) in text[start:end]."""
+    return set(_CALL.findall(text, start, len(text) if end is None else end))
+
+
+def _functions_calling(text: str, names: set) -> set:
+    """Names of the functions defined in `text` whose bodies call one of `names` (a rough reading:
+    braces are counted, comments and strings are not told apart)."""
+    found = set()
+    for m in _DEFINITION.finditer(text):
+        if m.group(1) in ("if", "for", "while", "switch", "catch", "return", "sizeof"):
+            continue
+        start = m.end() - 1
+        depth, i = 0, start
+        while i < len(text):
+            ch = text[i]
+            depth += ch == "{"
+            depth -= ch == "}"
+            if depth == 0:
+                break
+            i += 1
+        if not names.isdisjoint(_called_names(text, start, i)):
+            found.add(m.group(1))
+    return found
+
+
+def _nearby_files(source: str) -> tuple:
+    """(translation units, headers) in `source`'s folder, then below the folders above it, nearest
+    first, at most MAX_CALLER_CANDIDATES in all; only those inside the boundary."""
+    folder = os.path.dirname(os.path.abspath(source))
+    roots = [folder]
+    for _ in range(CALLER_SEARCH_LEVELS):
+        parent = os.path.dirname(roots[-1])
+        if parent == roots[-1] or not is_trusted(parent):
+            break
+        roots.append(parent)
+    units, headers, seen = [], [], set()
+    for root in roots:
+        for dirpath, dirnames, filenames in os.walk(root):
+            depth = os.path.relpath(dirpath, root).count(os.sep) + (dirpath != root)
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")) if depth < CALLER_SEARCH_DEPTH else []
+            for name in sorted(filenames):
+                path = os.path.join(dirpath, name)
+                if path in seen or not name.endswith(CALLER_SUFFIXES + HEADER_SUFFIXES):
+                    continue
+                seen.add(path)
+                if len(seen) > MAX_CALLER_CANDIDATES:
+                    return units, headers
+                if not is_trusted(path) or is_toolkit_header(path):
+                    continue
+                try:
+                    if os.path.getsize(path) > MAX_SOURCE_BYTES:
+                        continue
+                except OSError:
+                    continue
+                (units if name.endswith(CALLER_SUFFIXES) else headers).append(path)
+    return units, headers

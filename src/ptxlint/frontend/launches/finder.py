@@ -7,6 +7,7 @@ launch_sites.py, relations.py, instantiations.py); the state they share is made 
 
 from __future__ import annotations
 
+import os
 from typing import Optional
 
 from ..cpp_preprocess import preprocess
@@ -64,3 +65,15 @@ def find_launches(path: str, text: Optional[str] = None, include_dirs=(), define
     does not understand: such launches are not found, or their block is None with the reason."""
     pp = preprocess(path, text, include_dirs, defines, read)
     return LaunchFinder(pp.tokens).run()
+
+
+def find_launches_with_callers(path: str, callers: list, include_dirs=(), defines=None, read=None) -> list:
+    """find_launches of `path` read together with the translation units `callers` that call its
+    launch wrappers (host_sources.caller_sources): the calls there bind the wrappers' block and
+    grid parameters as calls in `path` would. Only launch statements of `path`'s own reading are
+    returned (a caller's own launches belong to the caller's kernels)."""
+    # one unit that includes the source, then each caller: a header they share is read once (its
+    # include guard holds across them), as the wrappers' prototypes and inline overloads are
+    units = [os.path.abspath(p) for p in [path, *callers]]
+    text = "".join(f'#include "{u}"\n' for u in units if '"' not in u and "\n" not in u)
+    return LaunchFinder(preprocess(path, text, include_dirs, defines, read).tokens).run()

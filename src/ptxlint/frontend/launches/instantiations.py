@@ -30,6 +30,16 @@ class Passed:
     assumed: frozenset = field(default=frozenset(), compare=False)
 
 
+class PartlyKnownDim3(Unknown):
+    """A `dim3` a call passes whose value is not known but some of whose dimensions are
+    (`dim3 grid(n_blocks(n, 32))` is ? x 1 x 1): the parameter's value stays unknown, and a launch
+    that uses it as its grid knows those dimensions (a 1-D grid launches no second row of blocks)."""
+
+    def __init__(self, why: str, form: tuple) -> None:
+        super().__init__(f"{why} (known: {'x'.join('?' if d is None else str(d) for d in form)})")
+        self.form = form
+
+
 def binding_key(binding) -> tuple:
     """What tells two bindings apart (the walk is done once per key); () for no binding."""
     return tuple((k, v if not isinstance(v, Unknown) else ("?", str(v))) for k, v in sorted((binding or {}).items()))
@@ -182,10 +192,22 @@ class HostCallBindings:
                 self._assumed = outer
             values = [Passed(v, assumed) for v in values]
             if not values:
-                values = [Unknown(f"`{p.name}` of `{fn.name}` is passed a value ptxlint cannot evaluate at the "
-                                  f"call at {where}")]
+                why = f"`{p.name}` of `{fn.name}` is passed a value ptxlint cannot evaluate at the call at {where}"
+                form = self._dim3_form(frame, chain, a, b, site, p) if frame is not None else None
+                values = [PartlyKnownDim3(why, form) if form is not None else Unknown(why)]
             combinations = [{**c, p.name: v} for c in combinations for v in values][:MAX_BINDINGS_PER_TEMPLATE]
         return combinations
+
+    def _dim3_form(self, frame, chain, a, b, site, param) -> Optional[tuple]:
+        """What is known of a `dim3` argument whose value is not (`dim3(n_blocks(n, 32))` is ? x 1 x 1),
+        per dimension an int or None; None when nothing is or the parameter is no `dim3`."""
+        if _value_kind(" ".join(w for w in param.type_text.split() if w != "const")) != "dim3":
+            return None
+        try:
+            form = self._grid_form(frame, chain, a, b, site, self.toks[a].region, 0)
+        except RecursionError:
+            return None
+        return form if form is not None and any(d is not None for d in form) else None
 
     def _argument_values(self, frame, chain, a, b, site, depth: int = 0) -> list:
         """The integer (or `dim3`) values the expression toks[a:b] may have at `site`: its one

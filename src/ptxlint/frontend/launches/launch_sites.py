@@ -397,6 +397,11 @@ class LaunchSites:
         kind = _value_kind(" ".join(w for w in decl.type_text.split() if w not in ("const", "volatile")))
         if kind == "int":
             return (None, 1, 1)
+        if decl.kind == "param" and dframe is not None and dframe.binding and dframe.function is decl.owner \
+                and not dframe.mods.get(decl.name):
+            # a wrapper's `dim3` parameter: what the call this walk follows passes of it
+            bound = dframe.binding.get(decl.name)
+            return getattr(bound, "form", None)
         if decl.kind == "param" or kind not in ("dim3", "auto") or decl.init is None:
             return None
         if dframe is None and not decl.const:

@@ -37,6 +37,25 @@ class BodyWalker:
             if not f.tparams:
                 self._walk(f, None)
         done: dict = {}
+        self._collect_rounds(done)
+        # a function template nothing here instantiates (its callers are in other files) is walked
+        # unbound at the end, as its calls are: what those calls pass that does not depend on its
+        # template parameters (`dim3 block(32, 8)`) binds the functions they call
+        unbound = [f for f in self.functions if f.tparams and not self.instantiations.get(id(f))]
+        for f in unbound:
+            self._walk(f, None)
+        if unbound:
+            self._collect_rounds(done)
+        self._collecting = False
+        live = live_bindings(self.functions, self.instantiations, self.binding_origins)
+        for f in self.functions:
+            bindings = list(live.get(id(f), {}).values())[:MAX_BINDINGS_PER_TEMPLATE]
+            for b in bindings or [None]:
+                self._walk(f, b)
+
+    def _collect_rounds(self, done: dict) -> None:
+        """Walk each function once per binding its calls made, until no new binding appears (at
+        most six rounds); `done`: the bindings walked so far per function."""
         for _round in range(6):
             progress = False
             for f in self.functions:
@@ -48,12 +67,6 @@ class BodyWalker:
                         progress = True
             if not progress:
                 break
-        self._collecting = False
-        live = live_bindings(self.functions, self.instantiations, self.binding_origins)
-        for f in self.functions:
-            bindings = list(live.get(id(f), {}).values())[:MAX_BINDINGS_PER_TEMPLATE]
-            for b in bindings or [None]:
-                self._walk(f, b)
 
     def _walk(self, fn: Function, binding):
         start, end = fn.body

@@ -25,6 +25,21 @@ def test_a_loop_that_never_calls_spend_is_stopped_soon_after_the_deadline():
     assert time.process_time() - start < 0.3 + 1
 
 
+def test_a_tiny_budget_runs_out_even_where_the_cpu_clock_does_not_move(monkeypatch):
+    # a process's CPU clock may advance only at scheduler ticks: a microsecond budget must still be
+    # seen spent by a small kernel (CI once finished one of three sample kernels inside 1 us)
+    import ptxlint.analysis.budget as budget
+
+    monkeypatch.setattr(budget, "_clock", lambda: 100.0)
+    with pytest.raises(BudgetExhausted):
+        with kernel_budget(0.000001):
+            for _ in range(20):
+                spend()
+    with kernel_budget(5.0):  # a real budget is not cut short by the same calls
+        for _ in range(100_000):
+            spend()
+
+
 def test_the_timer_is_off_after_the_budget():
     with kernel_budget(0.2):
         pass

@@ -29,6 +29,7 @@ DEFAULT_SECONDS = 5.0
 GRACE_SECONDS = 0.25  # how long past its deadline an analysis that does not call spend() may run
 
 _deadline: Optional[float] = None  # process CPU time at which the current kernel's budget ends
+_start = 0.0  # process CPU time at which it began
 _clock = time.process_time
 
 
@@ -41,16 +42,24 @@ class BudgetExhausted(Exception):
 
 
 _calls = 0
+_reads = 0  # clock reads in the current kernel's budget
+# what each clock read counts at least: a process's CPU clock may advance only at scheduler ticks
+# (milliseconds on some virtual machines), so that a tiny budget would never be seen spent; with
+# this a microsecond budget runs out by the eleventh read whatever the clock does, and a kernel's
+# 5 s budget loses a few hundredths of a second to it
+READ_COST = 1e-7
 
 
 def spend() -> None:
     """Raise BudgetExhausted when the current kernel has used its budget; otherwise nothing.
     Cheap enough for inner loops: the clock (a system call) is read on a kernel's first 31 calls,
     then every 32nd call."""
-    global _calls
+    global _calls, _reads
     _calls += 1
-    if (_calls & 31 == 0 or _calls < 32) and _deadline is not None and _clock() > _deadline:
-        raise BudgetExhausted("the analysis budget ran out")
+    if (_calls & 31 == 0 or _calls < 32) and _deadline is not None:
+        _reads += 1
+        if max(_clock(), _start + _reads * READ_COST) > _deadline:
+            raise BudgetExhausted("the analysis budget ran out")
 
 
 def remaining() -> Optional[float]:
@@ -90,13 +99,14 @@ def kernel_budget(seconds: Optional[float]):
     """Run the analysis of one kernel within `seconds` of CPU time (None: the default; 0: no limit).
     BudgetExhausted is raised in the body once the budget is spent (at a spend(), or by the timer
     GRACE_SECONDS later at the latest)."""
-    global _deadline, _calls
-    outer = _deadline
+    global _deadline, _calls, _reads, _start
+    outer, outer_start, outer_reads = _deadline, _start, _reads
     seconds = seconds_of(seconds)
-    _deadline = _clock() + seconds if seconds and seconds > 0 else None
+    _start = _clock()
+    _deadline = _start + seconds if seconds and seconds > 0 else None
     # a kernel's first 31 spend() calls read the clock, then every 32nd: a tiny budget stops even a
     # small kernel, and when the clock is read does not depend on the calls the kernels before made
-    _calls = 0
+    _calls = _reads = 0
     if outer is not None and (_deadline is None or outer < _deadline):
         _deadline = outer  # a nested budget never outlives the one around it
     timed = _can_arm()
@@ -107,7 +117,7 @@ def kernel_budget(seconds: Optional[float]):
     try:
         yield
     finally:
-        _deadline = outer
+        _deadline, _start, _reads = outer, outer_start, outer_reads
         if timed:
             _arm(outer)
             if outer is None:

@@ -104,6 +104,11 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   its inputs, so padding lanes that redo lanes 0..6's work on the same loads (`if (tx >= 25) tx -=
   25`) store the same values to the same words: no race; a value mixing in the thread's own index,
   or read from a neighbour's input, differs. (test12's triage, specfem2d's viscoelastic kernels.)
+* trap_ends_launch.cu: a trap (`__trap()`, or a failed `assert()`) ends the whole launch, so thread 0
+  trapping on a table overflow, or a guarded layer whose activation traps on an unknown kind, leaves
+  no thread short of the barrier or the full-mask shuffles after it; a thread that returns does,
+  and a barrier inside a lane-dependent branch stays divergent. (test11's triage, ACSpGEMM's merge
+  kernels and lc0's squeeze-excitation layer; built after test11 was measured.)
 """
 
 import re
@@ -145,6 +150,7 @@ CLASSES = {
     "bit_field_indices": ["RACE", "WARP", "SYNC"],
     "rounded_bounds": ["SHFL", "SYNC", "RACE", "WARP"],
     "padding_lanes_recompute": ["RACE", "WARP"],
+    "trap_ends_launch": ["SYNC", "SHFL", "RACE", "WARP"],
 }
 
 

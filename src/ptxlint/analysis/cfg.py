@@ -59,6 +59,10 @@ class ControlFlowGraph:
                     g.add_edge(block.id, next_id, cond=fallthrough_cond)
             else:
                 g.add_edge(block.id, next_id, cond=None)
+        # a trap (or a failed device assert, which traps) ends the whole launch: no thread goes on
+        # anywhere, so paths into such code are left out and the branch before it goes one way
+        self.aborting = _aborting_blocks(function, g)
+        self.pruned_edges = _prune_aborting_paths(function, g, self.aborting)
         # blocks that cannot reach EXIT (infinite loops) still need a post-dominator
         reaches_exit = _reachable(g.pred, EXIT)
         for node in list(g.nodes):
@@ -193,6 +197,10 @@ class DiGraph:
             data = self.succ[u][v] = self.pred[v][u] = {}
         data.update(attributes)
 
+    def remove_edge(self, u, v) -> None:
+        del self.succ[u][v]
+        del self.pred[v][u]
+
     def successors(self, node):
         return iter(self.succ[node])
 
@@ -204,6 +212,55 @@ class DiGraph:
 
     def edges(self) -> list:
         return [(u, v) for u, targets in self.succ.items() for v in targets]
+
+
+def aborts_launch(ins: Instruction) -> bool:
+    """An unguarded instruction after which no thread of the launch runs: `trap` (also nvcc's inline
+    asm of `__trap()`) and the call of `__assertfail` a failed `assert()` makes (it traps)."""
+    if ins.guard is not None:
+        return False
+    if ins.op == "trap":
+        return True
+    return ins.op == "call" and any(isinstance(op, Symbol) and op.name == "__assertfail" for op in ins.operands)
+
+
+def _aborting_blocks(function: Function, g) -> set:
+    """The blocks every execution of which aborts the launch: those with an aborting instruction,
+    and those all of whose successors are such blocks."""
+    doomed = {b.id for b in function.blocks if any(aborts_launch(ins) for ins in b.instructions)}
+    if not doomed:
+        return doomed
+    changed = True
+    while changed:
+        changed = False
+        for block in function.blocks:
+            if block.id in doomed:
+                continue
+            succ = list(g.succ[block.id])
+            if succ and all(s in doomed for s in succ):
+                doomed.add(block.id)
+                changed = True
+    return doomed
+
+
+def _prune_aborting_paths(function: Function, g, doomed: set) -> list:
+    """Remove the edges from other blocks into aborting ones (and a guarded `@p trap`'s exit edge);
+    a block left with one successor goes there unconditionally. Returns the removed edges as
+    (source, target, cond), for the assertions that check the launch shape (launch.fails_assertion)."""
+    removed = []
+    for block in function.blocks:
+        if block.id in doomed:
+            continue
+        last = block.instructions[-1] if block.instructions else None
+        for target in list(g.succ[block.id]):
+            trap_exit = target == EXIT and last is not None and last.op == "trap"
+            if target in doomed or trap_exit:
+                removed.append((block.id, target, g.succ[block.id][target].get("cond")))
+                g.remove_edge(block.id, target)
+        rest = list(g.succ[block.id])
+        if len(rest) == 1 and removed and removed[-1][0] == block.id:
+            g.succ[block.id][rest[0]]["cond"] = None
+    return removed
 
 
 def _reachable(neighbours: dict, start) -> set:

@@ -309,18 +309,45 @@ def out_of_bounds(ctx) -> Optional[str]:
 
 def fails_assertion(ctx) -> Optional[str]:
     """Why the context's block shape cannot be the kernel's: every thread reaches a failing
-    device-side assertion (`assert(blockDim.x == 4)` calls `__assertfail` when the shape is another),
-    so the kernel traps at once under it. None when some thread may get past every assertion."""
-    from ..frontend.ir import Symbol
+    device-side assertion (`assert(blockDim.x == 4)` calls `__assertfail` when the shape is another)
+    or a trap, so the kernel aborts at once under it. The CFG leaves such paths out (cfg.py:
+    `pruned_edges`); here each is asked whether every thread of the block takes it. None when some
+    thread may get past every assertion."""
+    from .lane_values import where_predicate
     from ..frontend.sourcemap import user_location
 
-    lanes = ctx.lanes
-    for ins in ctx.function.instructions:
-        if ins.op != "call" or not any(isinstance(op, Symbol) and op.name == "__assertfail" for op in ins.operands):
+    lanes, cfg = ctx.lanes, ctx.cfg
+    for src, dst, cond in cfg.pruned_edges:
+        branch = ctx.function.blocks[src].instructions[-1]
+        (reach, values), _ = lanes.collect(lambda: (lanes.block_active(src),
+                                                     lanes.register(branch, cond[0]) if cond else None))
+        if not reach or any(r is not True for r in reach):
             continue
-        active = lanes.active(ins)
-        if active and all(a is True for a in active):
-            loc = user_location(ins.loc)
-            where = f"line {loc.line}" if loc is not None and loc.line > 0 else f"PTX line {ins.ptx_line}"
+        if cond is not None:
+            taken, _ = where_predicate(reach, values, cond[1])
+            if any(t is not True for t in taken):
+                continue
+        loc = user_location(branch.loc)
+        where = f"line {loc.line}" if loc is not None and loc.line > 0 else f"PTX line {branch.ptx_line}"
+        if _asserts(ctx, dst):
             return f"every thread fails the assertion at {where}"
+        return f"every thread reaches a trap at {where}"
     return None
+
+
+def _asserts(ctx, block_id) -> bool:
+    """Does the aborting code from `block_id` on fail an `assert()` (call `__assertfail`), rather than
+    trap directly?"""
+    from ..frontend.ir import Symbol
+
+    seen, stack = set(), [block_id]
+    while stack:
+        node = stack.pop()
+        if node in seen or node not in ctx.cfg.aborting:
+            continue
+        seen.add(node)
+        if any(ins.op == "call" and any(isinstance(op, Symbol) and op.name == "__assertfail" for op in ins.operands)
+               for ins in ctx.function.blocks[node].instructions):
+            return True
+        stack.extend(ctx.cfg.successors(node))
+    return False

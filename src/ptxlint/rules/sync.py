@@ -299,7 +299,10 @@ t += C)`, assuming the sides do not overflow) and a grid-stride bound rounded up
 through a 64-bit division (`(n + blockDim.x - 1) / blockDim.x * blockDim.x`). A
 branch that splits the block only between whole warps (producer and consumer warps) is not reported
 either when both of its sides wait at the same barriers in the same order before they join: each
-barrier id then counts one arrival from every thread.
+barrier id then counts one arrival from every thread. A path that traps (`__trap()`, or a failed
+`assert()`) ends the whole launch, not one thread: thread 0 trapping on an overflow inside
+`if (threadIdx.x == 0)` leaves nobody short of the barrier after it, and such paths are left out of
+every rule (a thread that returns does leave, and is reported).
 
 A grid-stride loop `for (i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x *
 blockDim.x)` splits a block only in the block where `n` falls, when `n` is not a multiple of the

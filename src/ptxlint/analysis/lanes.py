@@ -82,6 +82,7 @@ class LaneEvaluator:
         # set on evaluators made by `for_iteration`: one iteration of one loop, values pinned
         self.iteration: Optional[LoopIteration] = None
         self._shared_memo: dict = self._memo  # memo for definitions outside the pinned loop
+        self._prefetching: set = set()  # definitions whose inputs `_prefetch` is evaluating
         if sys.getrecursionlimit() < 20000:
             sys.setrecursionlimit(20000)
 
@@ -327,6 +328,7 @@ class LaneEvaluator:
         child._block_conditions = _LayeredMemo(self._block_conditions, body)
         child._notes = [set()]
         child._in_progress = set()
+        child._prefetching = set()
         return child
 
     # ---- registers
@@ -362,8 +364,15 @@ class LaneEvaluator:
             return self._fresh(("cycle", key), f"the loop-carried value of {reg.name}")
         spend()
         depth = self._depth
-        if depth[0] >= _DEPTH_BEFORE_PREFETCH:
-            self._prefetch(index, reg)
+        if depth[0] >= _DEPTH_BEFORE_PREFETCH and key not in self._prefetching:
+            # the definitions being prefetched are not prefetched again when their evaluation comes
+            # back to them around a loop (two loop-carried registers computed from each other made
+            # each prefetch start the other's, 10,000 calls deep, in CGBN's bignum loops)
+            self._prefetching.add(key)
+            try:
+                self._prefetch(index, reg)
+            finally:
+                self._prefetching.discard(key)
             found = memo.get(key)
             if found is not None:
                 self._notes[-1] |= found[1]
@@ -407,7 +416,8 @@ class LaneEvaluator:
             while pending:
                 d, rname = pending.pop()
                 node = (d, rname)
-                if node in on_path or node in self._in_progress or node in self._memo_for(d):
+                if node in on_path or node in self._in_progress or node in self._prefetching \
+                        or node in self._memo_for(d):
                     continue
                 on_path.add(node)
                 stack.append((d, rname, None))
@@ -464,6 +474,11 @@ class LaneEvaluator:
 
         def choose(*flags) -> Optional[int]:
             chosen = [k for k in k_range if flags[k] is True]
+            if not chosen:
+                # a thread that reaches the use got its value from the one definition it may run
+                # (where whether it runs that one is unknown, it runs no other)
+                maybe = [k for k in k_range if flags[k] is None]
+                return maybe[0] if len(maybe) == 1 else None
             if len(chosen) > 1:
                 chosen = [k for k in chosen if not any((k, j) in shadowed for j in chosen)]
             if len(chosen) != 1:

@@ -109,6 +109,12 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   no thread short of the barrier or the full-mask shuffles after it; a thread that returns does,
   and a barrier inside a lane-dependent branch stays divergent. (test11's triage, ACSpGEMM's merge
   kernels and lc0's squeeze-excitation layer; built after test11 was measured.)
+* first_iteration_owner.cu: an access in a loop whose iterations each end at a barrier meets an access
+  before the loop only in the first iteration, so a counter thread 0 sets before the loop and the
+  owner of item i (thread i % blockDim.x) updates in iteration i is no race when item 0's owner is
+  thread 0; a first item owned by another warp, or iterations with no barrier between, race.
+  (test12's triage, TensorRT's EfficientNMS, whose own owner test reads a local array ptxlint does
+  not follow.)
 """
 
 import re
@@ -151,6 +157,7 @@ CLASSES = {
     "rounded_bounds": ["SHFL", "SYNC", "RACE", "WARP"],
     "padding_lanes_recompute": ["RACE", "WARP"],
     "trap_ends_launch": ["SYNC", "SHFL", "RACE", "WARP"],
+    "first_iteration_owner": ["RACE", "WARP", "SYNC"],
 }
 
 

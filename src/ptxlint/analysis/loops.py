@@ -88,18 +88,7 @@ def simulate_loop(ctx, header, body) -> Optional[LoopIterations]:
     latch_last = fn.blocks[latch].instructions[-1] if fn.blocks[latch].instructions else None
     if header_first is None or latch_last is None:
         return None
-    dataflow = ctx.dataflow
-    carried = {}
-    for bid in body:
-        for ins in fn.blocks[bid].instructions:
-            for reg in ins.destinations():
-                if reg.name in carried:
-                    continue
-                defs = dataflow.definitions(header_first, reg)
-                inside = [d for d in defs if fn.block_of(fn.instructions[d]).id in body]
-                outside = [d for d in defs if d not in inside]
-                if inside and outside:
-                    carried[reg.name] = (reg, outside)
+    carried = _carried_registers(ctx, body, header_first)
     if not carried:
         return None
     values = _CarriedValues(carried, base, base._join_outside)
@@ -138,6 +127,44 @@ def simulate_loop(ctx, header, body) -> Optional[LoopIterations]:
     known_after = exits_at_latch and None not in arrival  # who ran it, and where each left, are known
     return LoopIterations(header, body, evaluators, line, frozenset(carried) if known_after else None, rounds,
                           base.n)
+
+
+def _carried_registers(ctx, body: frozenset, header_first) -> dict:
+    """name -> (register, its definitions outside the loop): the registers the loop carries from one
+    iteration to the next (defined both before the loop and in its body)."""
+    fn, dataflow = ctx.function, ctx.dataflow
+    carried: dict = {}
+    for bid in body:
+        for ins in fn.blocks[bid].instructions:
+            for reg in ins.destinations():
+                if reg.name in carried:
+                    continue
+                defs = dataflow.definitions(header_first, reg)
+                inside = [d for d in defs if fn.block_of(fn.instructions[d]).id in body]
+                outside = [d for d in defs if d not in inside]
+                if inside and outside:
+                    carried[reg.name] = (reg, outside)
+    return carried
+
+
+def first_iteration(ctx, header, body: frozenset):
+    """An evaluator of the loop's first iteration after each entry: its carried registers hold the
+    values they come in with (`i = 0`), so an access under `if (owner(i) == threadIdx.x)` is made by
+    the first item's owner only. None when the loop has no instructions at its header. Cached."""
+    cache = ctx.__dict__.setdefault("_first_iterations", {})
+    if header in cache:
+        return cache[header]
+    fn, base = ctx.function, ctx.lanes
+    header_first = fn.blocks[header].instructions[0] if isinstance(header, int) and fn.blocks[header].instructions \
+        else None
+    found = None
+    if header_first is not None:
+        carried = _carried_registers(ctx, body, header_first)
+        values = _CarriedValues(carried, base, base._join_outside)
+        active = [a is not False for a in base.block_active(header)]
+        found = base.for_iteration(header, body, values, active, 0)
+    cache[header] = found
+    return found
 
 
 class _CarriedValues(dict):

@@ -18,7 +18,7 @@ from ..analysis.layout import source_name
 from ..analysis.lane_values import Affine, Varying, equal_per_thread
 from ..analysis.predicates import contradict
 from ..analysis.uniformity import BLOCK, WARP
-from ..analysis.loops import innermost_loop
+from ..analysis.loops import first_iteration, innermost_loop
 from ..analysis.toolkit import tile_barriers
 from ..frontend.ir import Immediate, Instruction, Register, VectorOperand
 from .registry import RuleDoc, register
@@ -104,50 +104,73 @@ class SharedSite:
 
     def _evaluate(self) -> list:
         ctx, ins = self.ctx, self.instruction
-        nbytes = max(1, self.access.bits // 8)
         loop = innermost_loop(ctx, ctx.function.block_of(ins).id)
         iterations = ctx.loop_iterations(*loop) if loop else None
         evaluators = iterations.evaluators if iterations else [ctx.lanes]
         out = []
         notes = set()
-        # a read whose value only a shuffle hands on counts in the threads it is handed from
-        used = used_by_threads(ctx, ins) if self.kind == "read" else None
-        if used is not None:
-            notes.add(f"only threads {_thread_list(used)} use the value read at {where(ins)}: it is the source "
-                      "operand of a shuffle that takes it from those lanes; the other threads' reads are unused")
+        if self._used_by() is not None:
+            notes.add(f"only threads {_thread_list(self._used_by())} use the value read at {where(ins)}: it is the "
+                      "source operand of a shuffle that takes it from those lanes; the other threads' reads are unused")
         for k, ev in enumerate(evaluators):
-            addresses, n1 = ev.collect(ev.address, ins)
-            active, n2 = ev.collect(ev.active, ins)
-            notes |= n1 | n2
-            if used is not None:
-                active = [a if t in used else False for t, a in enumerate(active)]
-            threads_at: dict = {}
-            unknown = (False, False)
-            if type(addresses) is Varying:
-                # each thread's address is its own unknown: no two threads provably meet, nor are known apart
-                unknown = _unknown_pairs(active)
-            elif type(addresses) is Affine:
-                running = [(t, c) for t, (c, act) in enumerate(zip(addresses.consts, active)) if act is not False]
-                if running:
-                    if len({c for _, c in running}) == len(running):  # the common case: one thread per address
-                        at = {c: [t] for t, c in running}
-                    else:
-                        at = {}
-                        for t, c in running:
-                            at.setdefault(c, []).append(t)
-                    threads_at[addresses.terms] = at
-            else:
-                for t, (addr, act) in enumerate(zip(addresses, active)):
-                    if act is not False:
-                        c, terms = addr
-                        threads_at.setdefault(terms, {}).setdefault(c, []).append(t)
-                if len(threads_at) > 1:
-                    unknown = _unknown_pairs(active, threads_at)
-            unsure = frozenset(t for t, act in enumerate(active) if act is None)
-            out.append(Evaluation(iterations.header if iterations else None, k, threads_at, nbytes, evaluator=ev,
-                                  instruction=ins, unsure=unsure, unknown_addresses=unknown))
+            evaluation, found = self._evaluation(ev, k, iterations.header if iterations else None)
+            notes |= found
+            out.append(evaluation)
         self.notes = sorted(notes)
         return out
+
+    def _used_by(self) -> Optional[frozenset]:
+        """A read whose value only a shuffle hands on counts in the threads it is handed from (None:
+        in every thread that makes it)."""
+        if not hasattr(self, "_used"):
+            self._used = used_by_threads(self.ctx, self.instruction) if self.kind == "read" else None
+        return self._used
+
+    def first_iteration_evaluation(self, header, body) -> Optional["Evaluation"]:
+        """The access as the first iteration of the loop at `header` makes it (loops.first_iteration),
+        for a pair with an access before the loop that no barrier separates from that iteration only.
+        None when that iteration cannot be evaluated."""
+        cache = self.__dict__.setdefault("_first", {})
+        if header not in cache:
+            ev = first_iteration(self.ctx, header, body)
+            cache[header] = self._evaluation(ev, 0, None)[0] if ev is not None else None
+        return cache[header]
+
+    def _evaluation(self, ev, k: int, header) -> tuple:
+        """(Evaluation, notes) of the access under one evaluator (the whole kernel's, or a loop
+        iteration's)."""
+        ins = self.instruction
+        nbytes = max(1, self.access.bits // 8)
+        used = self._used_by()
+        addresses, n1 = ev.collect(ev.address, ins)
+        active, n2 = ev.collect(ev.active, ins)
+        if used is not None:
+            active = [a if t in used else False for t, a in enumerate(active)]
+        threads_at: dict = {}
+        unknown = (False, False)
+        if type(addresses) is Varying:
+            # each thread's address is its own unknown: no two threads provably meet, nor are known apart
+            unknown = _unknown_pairs(active)
+        elif type(addresses) is Affine:
+            running = [(t, c) for t, (c, act) in enumerate(zip(addresses.consts, active)) if act is not False]
+            if running:
+                if len({c for _, c in running}) == len(running):  # the common case: one thread per address
+                    at = {c: [t] for t, c in running}
+                else:
+                    at = {}
+                    for t, c in running:
+                        at.setdefault(c, []).append(t)
+                threads_at[addresses.terms] = at
+        else:
+            for t, (addr, act) in enumerate(zip(addresses, active)):
+                if act is not False:
+                    c, terms = addr
+                    threads_at.setdefault(terms, {}).setdefault(c, []).append(t)
+            if len(threads_at) > 1:
+                unknown = _unknown_pairs(active, threads_at)
+        unsure = frozenset(t for t, act in enumerate(active) if act is None)
+        return (Evaluation(header, k, threads_at, nbytes, evaluator=ev, instruction=ins, unsure=unsure,
+                           unknown_addresses=unknown), n1 | n2)
 
 
 def _thread_list(threads) -> str:
@@ -833,7 +856,27 @@ def _evaluation_pairs(first: SharedSite, second: SharedSite, crossed):
         return [(fa[k], sb[k + 1]) for k in range(min(len(fa), len(sb) - 1))]
     if same_instance:
         return [(e, e) for e in fa]
+    if crossed is False:
+        entered = _loop_entered_between(first, second)
+        if entered is not None:
+            # reached from before its loop without a barrier and without going round: the access
+            # in the loop's first iteration only (later ones come after the loop's barrier)
+            only = second.first_iteration_evaluation(*entered)
+            if only is not None:
+                return [(x, only) for x in fa]
     return [(x, y) for x in fa for y in sb]
+
+
+def _loop_entered_between(first: SharedSite, second: SharedSite) -> Optional[tuple]:
+    """(header, body) of the one loop that holds `second` and not `first`, when `second`'s
+    evaluation covers every iteration of it at once (a loop whose trip count is not followed);
+    None otherwise."""
+    cfg, fn = first.ctx.cfg, first.ctx.function
+    outer = set(cfg.loops_containing(fn.block_of(first.instruction).id))
+    entered = [hb for hb in cfg.loops_containing(fn.block_of(second.instruction).id) if hb not in outer]
+    if len(entered) != 1 or not second.evaluations or second.evaluations[0].loop is not None:
+        return None
+    return entered[0]
 
 
 def _collide(first: SharedSite, second: SharedSite, crossed, want_inside: bool,

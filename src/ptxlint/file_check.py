@@ -9,7 +9,6 @@ checking of a module itself, which knows nothing of files, caches or host code.
 from __future__ import annotations
 
 import os
-import re
 from collections import Counter
 from dataclasses import replace
 from typing import Optional
@@ -61,9 +60,6 @@ def _launches_in(sources: list, given: tuple, host, budget: Optional[float] = No
     return _read_in_context(found)
 
 
-_PARAMETER_OF = re.compile(r"is a parameter of `(?:[\w:]*::)?([A-Za-z_]\w*)`")
-
-
 def _launches_through_callers(path: str, own: list, include_dirs: tuple, macros: dict,
                               callers_read: Optional[list]) -> list:
     """`own`, the launches of the `.cu` `path`, with those whose block or grid is a parameter of
@@ -73,8 +69,7 @@ def _launches_through_callers(path: str, own: list, include_dirs: tuple, macros:
     callers tell more of replaces its reading alone."""
     if not path.endswith(".cu"):
         return own
-    wrappers = {m.group(1) for l in own for why in (l.unknown_because, l.grid_unknown_because) if why
-                for m in _PARAMETER_OF.finditer(why)}
+    wrappers = {w for l in own for w in l.wrappers}
     if not wrappers:
         return own
     from .frontend.host_sources import caller_sources

@@ -45,6 +45,7 @@ class LaunchFinder(Brackets, DeclarationReader, BodyWalker, ValueResolver, Launc
         self._factor_mode = False
         self._factor_cache: dict = {}
         self._assumed: set = set()  # what the values read for the launch being recorded assume
+        self._wrappers: set = set()  # functions whose unbound parameters that launch's shape is (launch_sites.py)
         # (start, end, namespace) of each `using namespace N;` in a function body, found once the
         # declarations are read (values.py)
         self._local_using_spans: Optional[list] = None

@@ -107,6 +107,9 @@ class Launch:
     # None for a run-time value): `dim3 b(1, threads)` is (1, None, 1), an integer `n` is (None, 1, 1)
     # (a 1-D block); None when nothing is known or the block is known
     block_form: Optional[tuple] = None
+    # the host functions whose parameters, which no call read here binds, the block or grid is
+    # (`void cuda_scale(dim3 Gr, dim3 Bl, ...) { k<<<Gr, Bl>>>(...); }`): wrappers called elsewhere
+    wrappers: tuple = ()
 
     def __post_init__(self) -> None:
         # the reason quotes host code: a huge macro or an #include'd file must not flood the output

@@ -15,7 +15,7 @@ from ..launch_expr import Multiple, as_block
 from .launch import HOW_CHEVRONS, LAUNCH_APIS, MAX_BLOCK_THREADS, CoversGrid, Launch, PointerOffset
 from .matching import canonical_type
 from .syntax import _INT_TYPES, _arg_text, _type_text, element_size
-from .values import _value_kind
+from .values import UnboundParameter, _value_kind
 
 
 # binary and ternary operators: a grid `n / 256` has `/` as its only one outside brackets
@@ -184,6 +184,7 @@ class LaunchSites:
         tok = toks[first]
         region = tok.region
         self._assumed = set()  # what the values read below assume (the program's default run)
+        self._wrappers = set()  # functions whose unbound parameters the block or grid is
         block, why = None, None
         try:
             if arg is None:
@@ -195,6 +196,7 @@ class LaunchSites:
                 block = self._block_value(frame, chain, a, b, first, region)
         except Unknown as e:
             block, why = None, str(e) or "not a compile-time value"
+            self._note_unbound(e)
         except RecursionError:
             block, why = None, "the expression is too deeply nested"
         if why is not None and arg is not None:
@@ -229,10 +231,15 @@ class LaunchSites:
             call_arguments = self._launch_shares(frame, chain, grid, arg, call, first, region, call_arguments)
         assumes = "; ".join(sorted(self._assumed)) or None
         launch = Launch(name, args, block, tok.path, tok.line, how, why, qual, grid_dims, grid_why, assumes,
-                        deduced is not None, open_params, call_arguments, block_form)
+                        deduced is not None, open_params, call_arguments, block_form, tuple(sorted(self._wrappers)))
         if launch not in self._seen:
             self._seen.add(launch)
             self.launches.append((first, len(self.launches), launch))
+
+    def _note_unbound(self, err: Unknown) -> None:
+        """Remember the wrapper whose unbound parameter made a launch's shape unknown."""
+        if isinstance(err, UnboundParameter):
+            self._wrappers.add(err.owner)
 
     def _call_argument_values(self, frame, chain, call, pos, region) -> tuple:
         """The integer value of each argument of the kernel call `(...)` at token `call`: an int,
@@ -347,6 +354,7 @@ class LaunchSites:
             return grid, None
         except Unknown as e:
             why = f"grid argument `{_type_text(toks[a:b])}`: {str(e) or 'not a compile-time value'}"
+            self._note_unbound(e)
         except RecursionError:
             return None, "the grid expression is too deeply nested"
         if config:

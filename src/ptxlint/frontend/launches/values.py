@@ -21,6 +21,15 @@ from .syntax import _CONFIG_FIELDS, _CONFIG_TYPES, _DIM3_TYPES, _INT_TYPES
 MAX_LOCAL_USINGS = 64  # `using namespace` directives inside function bodies read per translation unit
 
 
+class UnboundParameter(Unknown):
+    """A value read from a host function's parameter that no call in the translation unit binds:
+    `owner` is the function's name (a launch wrapper whose callers may be in other files)."""
+
+    def __init__(self, why: str, owner: str) -> None:
+        super().__init__(why)
+        self.owner = owner
+
+
 class ValueResolver:
     """Name lookup and the compile-time value of names and expressions."""
 
@@ -158,7 +167,7 @@ class ValueResolver:
         owner = decl.owner.name if decl.owner else "a function"
         bound = dframe.binding.get(decl.name) if dframe is not None and dframe.binding else None
         if bound is None or dframe.function is not decl.owner:
-            raise Unknown(f"`{decl.name}` is a parameter of `{owner}` (a run-time value)")
+            raise UnboundParameter(f"`{decl.name}` is a parameter of `{owner}` (a run-time value)", owner)
         if isinstance(bound, Unknown):
             raise bound
         if dframe.mods.get(decl.name):

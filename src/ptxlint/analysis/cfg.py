@@ -60,7 +60,7 @@ class ControlFlowGraph:
             else:
                 g.add_edge(block.id, next_id, cond=None)
         # a trap (or a failed device assert, which traps) ends the whole launch: no thread goes on
-        # anywhere, so paths into such code are left out and the branch before it goes one way
+        # anywhere, so paths into such code are left out (the branch before it has one way on)
         self.aborting = _aborting_blocks(function, g)
         self.pruned_edges = _prune_aborting_paths(function, g, self.aborting)
         # blocks that cannot reach EXIT (infinite loops) still need a post-dominator
@@ -244,9 +244,10 @@ def _aborting_blocks(function: Function, g) -> set:
 
 
 def _prune_aborting_paths(function: Function, g, doomed: set) -> list:
-    """Remove the edges from other blocks into aborting ones (and a guarded `@p trap`'s exit edge);
-    a block left with one successor goes there unconditionally. Returns the removed edges as
-    (source, target, cond), for the assertions that check the launch shape (launch.fails_assertion)."""
+    """Remove the edges from other blocks into aborting ones (and a guarded `@p trap`'s exit edge).
+    The edges left keep their conditions: past `if (C % 256 != 0) __trap();` the threads that go on
+    are those with C % 256 == 0, which later tests may use. Returns the removed edges as (source,
+    target, cond), for the assertions that check the launch shape (launch.fails_assertion)."""
     removed = []
     for block in function.blocks:
         if block.id in doomed:
@@ -257,9 +258,6 @@ def _prune_aborting_paths(function: Function, g, doomed: set) -> list:
             if target in doomed or trap_exit:
                 removed.append((block.id, target, g.succ[block.id][target].get("cond")))
                 g.remove_edge(block.id, target)
-        rest = list(g.succ[block.id])
-        if len(rest) == 1 and removed and removed[-1][0] == block.id:
-            g.succ[block.id][rest[0]]["cond"] = None
     return removed
 
 

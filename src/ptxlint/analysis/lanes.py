@@ -213,8 +213,7 @@ class LaneEvaluator:
         # a block that post-dominates its immediate dominator runs whenever the dominator does
         # (the join after an if/else), whatever the branch conditions were
         idom = cfg.dominators.get(block_id)
-        if idom is not None and idom != block_id and idom != ENTRY and cfg.postdominates(block_id, idom) \
-                and (idom, block_id) not in cfg.back_edges:
+        if self._joins_after(idom, block_id):
             return self.block_active(idom)
         acc = [False] * n
         any_pred = False
@@ -238,6 +237,16 @@ class LaneEvaluator:
         if not any_pred:
             return [False] * n
         return acc
+
+    def _joins_after(self, idom, block_id) -> bool:
+        """Does every thread that runs `idom` run `block_id` (a join after an if/else that post-
+        dominates its immediate dominator)? Not where a path between them left out code that traps
+        (cfg.py): the threads that go on are those whose conditions avoided it."""
+        cfg = self.ctx.cfg
+        if idom is None or idom == block_id or idom == ENTRY or not cfg.postdominates(block_id, idom) \
+                or (idom, block_id) in cfg.back_edges:
+            return False
+        return not any(cfg.dominates(idom, src) and cfg.dominates(src, block_id) for src, _, _ in cfg.pruned_edges)
 
     def reach_conditions(self, ins: Instruction) -> list:
         """Per thread: the literals (predicate value, wanted truth; see predicates.py) that must hold
@@ -269,8 +278,7 @@ class LaneEvaluator:
         n = self.n
         none = frozenset()
         idom = cfg.dominators.get(block_id)
-        if idom is not None and idom != block_id and idom != ENTRY and cfg.postdominates(block_id, idom) \
-                and (idom, block_id) not in cfg.back_edges:
+        if self._joins_after(idom, block_id):
             return self.block_conditions(idom)
         acc = [None] * n  # per thread: the literals common to every edge it may arrive by
         for pred in cfg.predecessors(block_id):

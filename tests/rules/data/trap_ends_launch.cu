@@ -58,6 +58,36 @@ extern "C" __global__ void ok_assert_in_a_branch(const int *in, int *out) {
   out[blockIdx.x * 128 + threadIdx.x] = s[127 - threadIdx.x];
 }
 
+// A launch whose every thread fails the kernel's own check traps at once: nothing after the check
+// runs (llm.c's layernorm_backward_kernel9, launched with C = 1600 where it checks C % 256 == 0).
+// The chunk loop that would split the block for n = 100 never starts.
+extern "C" __global__ void ok_launch_fails_the_kernels_check(const float *in, float *out, int n) {
+  if (n % 64 != 0) __trap();
+  __shared__ float s[64];
+  for (int i = 0;; i++) {
+    int g = threadIdx.x + i * 64 + (threadIdx.x % 32 >= 16 ? 1 : 0);
+    if (g >= n) break;
+    s[threadIdx.x] = in[g];
+    __syncthreads();
+    out[threadIdx.x + i * 64] = s[63 - threadIdx.x];
+    __syncthreads();
+  }
+}
+
+// bad: the same loop without the check, launched with n = 100: lanes 16..31 of the second warp
+// leave the loop before lanes 0..15 reach its barriers.
+extern "C" __global__ void bad_bound_not_checked(const float *in, float *out, int n) {
+  __shared__ float s[64];
+  for (int i = 0;; i++) {
+    int g = threadIdx.x + i * 64 + (threadIdx.x % 32 >= 16 ? 1 : 0);
+    if (g >= n) break;
+    s[threadIdx.x] = in[g];
+    __syncthreads();  // EXPECT SYNC001
+    out[threadIdx.x + i * 64] = s[63 - threadIdx.x];
+    __syncthreads();  // EXPECT SYNC001
+  }
+}
+
 // bad: thread 0 returns (it leaves; the launch goes on) where the first kernel trapped.
 extern "C" __global__ void bad_thread_0_returns_on_overflow(const int *next, const int *value, int head, int *out) {
   __shared__ int table[64];
@@ -94,6 +124,8 @@ int main() {
   ok_thread_0_traps_on_overflow<<<8, 64>>>(p, p + 1024, 0, p + 4096);
   ok_guarded_layer_traps_on_unknown_kind<<<8, 128>>>(f, f + 4096, 32, 0);
   ok_assert_in_a_branch<<<8, 128>>>(p, p + 4096);
+  ok_launch_fails_the_kernels_check<<<8, 64>>>(f, f + 4096, 100);
+  bad_bound_not_checked<<<8, 64>>>(f, f + 4096, 100);
   bad_thread_0_returns_on_overflow<<<8, 64>>>(p, p + 1024, 0, p + 4096);
   bad_barrier_inside_a_branch_that_may_trap<<<8, 128>>>(p, p + 4096);
   return 0;

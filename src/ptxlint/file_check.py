@@ -69,7 +69,14 @@ def _launches_through_callers(path: str, own: list, include_dirs: tuple, macros:
     callers tell more of replaces its reading alone."""
     if not path.endswith(".cu"):
         return own
-    wrappers = {w for l in own for w in l.wrappers}
+    # only for a shape not known at all (a grid known to be 1-D with a run-time width gains nothing),
+    # and only wrappers nothing in the unit calls (Indigo's `GPUcc(ECLgraph g, ...)`, called from its
+    # own main with a struct ptxlint does not bind, is no wrapper of other files)
+    wrappers = {w for l in own if l.block is None or l.grid is None for w in l.wrappers}
+    if wrappers:
+        from .frontend.host_sources import called_names_in
+
+        wrappers -= called_names_in(path)
     if not wrappers:
         return own
     from .frontend.host_sources import caller_sources

@@ -46,3 +46,23 @@ def test_build_switches_select_the_cuda_build():
     assert "launch_column_sums_2d" in tokens  # `#if HAVE_CUDA == 1`: the CUDA build's code
     text = " ".join(tokens)
     assert "dim3 block ( 32 , 256 / 32 )" in text  # `__IS_HIP_COMPILE__` selects HIP's 64: not nvcc's build
+
+
+def test_a_function_the_unit_calls_itself_is_not_read_from_other_files(tmp_path):
+    # Indigo-style suites: hundreds of standalone programs in one folder, each defining and calling
+    # its own `run(Graph g, ...)`; a launch shape that is unknown there is not the callers' business
+    from ptxlint import gate
+    from ptxlint.file_check import _launches_in
+
+    program = """struct Graph { int nodes; };
+__global__ void k(int *x) { x[threadIdx.x] = 0; }
+void run(Graph g, int *x) { k<<<g.nodes, g.nodes>>>(x); }
+int main() { Graph g{%d}; run(g, 0); }
+"""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "a.cu").write_text(program % 64)
+    (tmp_path / "b.cu").write_text(program % 128)
+    gate.trust_checked_path(str(tmp_path / "a.cu"))
+    read: list = []
+    (launch,) = _launches_in([str(tmp_path / "a.cu")], (), ((), ()), None, read)
+    assert launch.block is None and read == []

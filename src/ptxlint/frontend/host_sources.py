@@ -13,8 +13,10 @@ from __future__ import annotations
 import functools
 import os
 import re
+from collections import Counter
 from typing import Callable, Iterable, Optional
 
+from ..analysis.budget import spend
 from ..gate import MAX_SOURCE_BYTES, is_trusted, read_lines
 from .sourcemap import is_toolkit_header, relocated_sources
 
@@ -184,11 +186,13 @@ def caller_sources(source: str, wrappers: Iterable[str], read: Optional[Callable
     me = os.path.abspath(source)
     # one level through headers: the functions of a header that call a wrapper are wrappers too
     for path in headers:
+        spend()
         text = read(path)
         if text and not names.isdisjoint(_called_names(text)):
             names |= _functions_calling(text, names)
     ranked = []  # (-wrappers called, nearness, path): the files calling the most wrappers first
     for nearness, path in enumerate(candidates):
+        spend()
         if os.path.abspath(path) == me:
             continue
         text = read(path)
@@ -199,6 +203,15 @@ def caller_sources(source: str, wrappers: Iterable[str], read: Optional[Callable
 
 
 _CALL = re.compile(r"(?<![\w.>:])([A-Za-z_]\w*)\s*\(")
+
+
+def called_names_in(path: str) -> set:
+    """The names a source writes as calls other than where it defines them (`f(...)` more often than
+    `f(...) {`): the functions the unit itself calls."""
+    text = _read_text(path) or ""
+    written = Counter(_CALL.findall(text))
+    written.subtract(m.group(1) for m in _DEFINITION.finditer(text))
+    return {name for name, more in written.items() if more > 0}
 
 
 def _called_names(text: str, start: int = 0, end: Optional[int] = None) -> set:

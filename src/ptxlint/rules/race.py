@@ -1092,7 +1092,10 @@ and finds pairs of accesses by threads of different warps to the same bytes, at 
 on a path with no `__syncthreads()` between them (read-after-write, write-after-read,
 write-after-write, also from one loop iteration to the next), or on the two sides of a branch that
 threads of the block take differently (`if (t == 0) flag = x; else y = flag;`). Reports both
-instructions, their lines and a concrete pair of threads.
+instructions, their lines and a concrete pair of threads. An access before a loop whose iterations
+each end at a barrier meets the loop's accesses only as its first iteration makes them: a counter
+thread 0 sets before the loop, updated in iteration i by the owner of item i (thread `i %
+blockDim.x`), meets only item 0's owner, thread 0 itself.
 
 One store is also a race with itself when two of its threads (lanes of one warp, or threads of
 different warps) write *different* values to the same bytes (compute-sanitizer's racecheck reports it

@@ -115,6 +115,10 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   thread 0; a first item owned by another warp, or iterations with no barrier between, race.
   (test12's triage, TensorRT's EfficientNMS, whose own owner test reads a local array ptxlint does
   not follow.)
+* speculated_flag_load.cu: `if (threadIdx.x == 0 && pending > 0)` loads `pending` in every thread
+  (nvcc speculates the shared load) but only thread 0's value reaches anything, so thread 0's write
+  is no race with the others' loads; a load whose value every thread also uses races. (test11's
+  triage, cuBQL's builder.)
 """
 
 import re
@@ -158,6 +162,7 @@ CLASSES = {
     "padding_lanes_recompute": ["RACE", "WARP"],
     "trap_ends_launch": ["SYNC", "SHFL", "RACE", "WARP"],
     "first_iteration_owner": ["RACE", "WARP", "SYNC"],
+    "speculated_flag_load": ["RACE", "WARP", "SYNC"],
 }
 
 

@@ -110,8 +110,9 @@ class SharedSite:
         out = []
         notes = set()
         if self._used_by() is not None:
-            notes.add(f"only threads {_thread_list(self._used_by())} use the value read at {where(ins)}: it is the "
-                      "source operand of a shuffle that takes it from those lanes; the other threads' reads are unused")
+            notes.add(f"only threads {_thread_list(self._used_by())} use the value read at {where(ins)}; in the "
+                      "others it reaches no result (a shuffle takes it from other lanes, or the test it feeds is "
+                      "decided by another operand: `threadIdx.x == 0 && flag`)")
         for k, ev in enumerate(evaluators):
             evaluation, found = self._evaluation(ev, k, iterations.header if iterations else None)
             notes |= found

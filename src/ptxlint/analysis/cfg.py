@@ -219,8 +219,11 @@ def aborts_launch(ins: Instruction) -> bool:
     asm of `__trap()`) and the call of `__assertfail` a failed `assert()` makes (it traps)."""
     if ins.guard is not None:
         return False
-    if ins.op == "trap":
-        return True
+    return ins.op == "trap" or calls_assertfail(ins)
+
+
+def calls_assertfail(ins: Instruction) -> bool:
+    """Is `ins` the call of `__assertfail` that a failed `assert()` makes?"""
     return ins.op == "call" and any(isinstance(op, Symbol) and op.name == "__assertfail" for op in ins.operands)
 
 

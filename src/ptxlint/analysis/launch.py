@@ -338,7 +338,7 @@ def fails_assertion(ctx) -> Optional[str]:
 def _asserts(ctx, block_id) -> bool:
     """Does the aborting code from `block_id` on fail an `assert()` (call `__assertfail`), rather than
     trap directly?"""
-    from ..frontend.ir import Symbol
+    from .cfg import calls_assertfail
 
     seen, stack = set(), [block_id]
     while stack:
@@ -346,8 +346,7 @@ def _asserts(ctx, block_id) -> bool:
         if node in seen or node not in ctx.cfg.aborting:
             continue
         seen.add(node)
-        if any(ins.op == "call" and any(isinstance(op, Symbol) and op.name == "__assertfail" for op in ins.operands)
-               for ins in ctx.function.blocks[node].instructions):
+        if any(calls_assertfail(ins) for ins in ctx.function.blocks[node].instructions):
             return True
         stack.extend(ctx.cfg.successors(node))
     return False

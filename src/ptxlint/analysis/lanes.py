@@ -41,6 +41,11 @@ PROBE_ITERATION = -1
 PROBE_SHARE = 0.4
 
 
+def _alike_in_warps(values) -> bool:
+    """Does every warp (32 consecutive threads) hold one value throughout?"""
+    return all(values[t] == values[t - t % 32] for t in range(len(values)))
+
+
 class LaneEvaluator:
     """Answers: what value does this operand have in each thread, and which threads execute here."""
 
@@ -510,6 +515,8 @@ class LaneEvaluator:
                 same = self._path_select_join(ins, reg, defs, vectors, choice)
             if same is None and unresolved == self.n:
                 same = self._uniform_path_join(ins, reg, defs, vectors, actives)
+            if same is None:
+                same = self._same_path_join_per_warp(ins, reg, defs, vectors)
             if same is not None:
                 return same
         fresh = self._fresh(("join", ins.index, reg.name), f"{reg.name} after the paths merge")
@@ -542,6 +549,32 @@ class LaneEvaluator:
         use_block = self.function.block_of(ins).id
         key = ("same-path-join", use_block, reg.name, tuple(defs), tuple(v[0] for v in vectors)) + self._instance(ins)
         return self._uniform_unknown(key, f"{reg.name} after paths that every thread takes alike")
+
+    def _same_path_join_per_warp(self, ins: Instruction, reg: Register, defs: list, vectors: list) -> Optional[list]:
+        """`_same_path_join` for one warp at a time: when each reaching definition and each branch or
+        guard deciding between them holds one value in every lane of a warp (a ballot, a shuffle
+        from a lane the whole warp names, and tests of them: CGBN's `bfind` of a vote and its
+        broadcast), the lanes of a warp bring one definition with one value, so the join is one
+        unknown per warp (one per combination of the warp's values). None otherwise."""
+        if any(type(v) is Varying or not _alike_in_warps(v) for v in vectors):
+            return None
+        deciders = self._join_deciders(ins, defs)
+        if deciders is None:
+            return None
+        decided = []
+        for decider in deciders:
+            values = self.register(decider, decider.guard)
+            if type(values) is Varying or not _alike_in_warps(values):
+                return None
+            decided.append(values)
+        use_block = self.function.block_of(ins).id
+        base = ("same-path-join-warp", use_block, reg.name, tuple(defs)) + self._instance(ins)
+        out = []
+        for w in range(0, self.n, 32):
+            key = base + (tuple(v[w] for v in vectors), tuple(d[w] for d in decided))
+            value = self.table.value(key, f"{reg.name} after paths that the lanes of a warp take alike")
+            out.extend([value] * min(32, self.n - w))
+        return out
 
     def _join_deciders(self, ins: Instruction, defs: list) -> Optional[list]:
         """The branches between the join's immediate dominator and the join, and the guards of the

@@ -537,15 +537,8 @@ class LaneEvaluator:
         reaching definition holds one value in every thread, and every branch between the join's
         immediate dominator and the join, and every guard of a definition, is one value in every
         thread (nvcc's 32-/64-bit division paths on a uniform operand). None otherwise."""
-        if any(type(v) is Varying or not S.uniform_across(v) for v in vectors):
+        if self._deciding_values(ins, defs, vectors, S.uniform_across) is None:
             return None
-        deciders = self._join_deciders(ins, defs)
-        if deciders is None:
-            return None
-        for decider in deciders:
-            values = self.register(decider, decider.guard)
-            if type(values) is Varying or not S.uniform_across(values):
-                return None
         use_block = self.function.block_of(ins).id
         key = ("same-path-join", use_block, reg.name, tuple(defs), tuple(v[0] for v in vectors)) + self._instance(ins)
         return self._uniform_unknown(key, f"{reg.name} after paths that every thread takes alike")
@@ -556,17 +549,9 @@ class LaneEvaluator:
         from a lane the whole warp names, and tests of them: CGBN's `bfind` of a vote and its
         broadcast), the lanes of a warp bring one definition with one value, so the join is one
         unknown per warp (one per combination of the warp's values). None otherwise."""
-        if any(type(v) is Varying or not _alike_in_warps(v) for v in vectors):
+        decided = self._deciding_values(ins, defs, vectors, _alike_in_warps)
+        if decided is None:
             return None
-        deciders = self._join_deciders(ins, defs)
-        if deciders is None:
-            return None
-        decided = []
-        for decider in deciders:
-            values = self.register(decider, decider.guard)
-            if type(values) is Varying or not _alike_in_warps(values):
-                return None
-            decided.append(values)
         use_block = self.function.block_of(ins).id
         base = ("same-path-join-warp", use_block, reg.name, tuple(defs)) + self._instance(ins)
         out = []
@@ -575,6 +560,23 @@ class LaneEvaluator:
             value = self.table.value(key, f"{reg.name} after paths that the lanes of a warp take alike")
             out.extend([value] * min(32, self.n - w))
         return out
+
+    def _deciding_values(self, ins: Instruction, defs: list, vectors: list, alike) -> Optional[list]:
+        """The per-thread values of what decides which of `defs` a thread brings to the join
+        (`_join_deciders`), when those and the joined `vectors` are all `alike` (one value in the
+        block: S.uniform_across; in each warp: _alike_in_warps); None otherwise."""
+        if any(type(v) is Varying or not alike(v) for v in vectors):
+            return None
+        deciders = self._join_deciders(ins, defs)
+        if deciders is None:
+            return None
+        decided = []
+        for decider in deciders:
+            values = self.register(decider, decider.guard)
+            if type(values) is Varying or not alike(values):
+                return None
+            decided.append(values)
+        return decided
 
     def _join_deciders(self, ins: Instruction, defs: list) -> Optional[list]:
         """The branches between the join's immediate dominator and the join, and the guards of the

@@ -109,8 +109,8 @@ class SharedSite:
         evaluators = iterations.evaluators if iterations else [ctx.lanes]
         out = []
         notes = set()
-        if self._used_by() is not None:
-            notes.add(f"only threads {_thread_list(self._used_by())} use the value read at {where(ins)}; in the "
+        if self._used_by is not None:
+            notes.add(f"only threads {_thread_list(self._used_by)} use the value read at {where(ins)}; in the "
                       "others it reaches no result (a shuffle takes it from other lanes, or the test it feeds is "
                       "decided by another operand: `threadIdx.x == 0 && flag`)")
         for k, ev in enumerate(evaluators):
@@ -120,12 +120,11 @@ class SharedSite:
         self.notes = sorted(notes)
         return out
 
+    @cached_property
     def _used_by(self) -> Optional[frozenset]:
-        """A read whose value only a shuffle hands on counts in the threads it is handed from (None:
-        in every thread that makes it)."""
-        if not hasattr(self, "_used"):
-            self._used = used_by_threads(self.ctx, self.instruction) if self.kind == "read" else None
-        return self._used
+        """The threads whose value of a read reaches a result (live_lanes.used_by_threads: a shuffle
+        takes it from other lanes, a test another operand decides); None: every thread that makes it."""
+        return used_by_threads(self.ctx, self.instruction) if self.kind == "read" else None
 
     def first_iteration_evaluation(self, header, body) -> Optional["Evaluation"]:
         """The access as the first iteration of the loop at `header` makes it (loops.first_iteration),
@@ -142,7 +141,7 @@ class SharedSite:
         iteration's)."""
         ins = self.instruction
         nbytes = max(1, self.access.bits // 8)
-        used = self._used_by()
+        used = self._used_by
         addresses, n1 = ev.collect(ev.address, ins)
         active, n2 = ev.collect(ev.active, ins)
         if used is not None:

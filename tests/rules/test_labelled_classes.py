@@ -119,6 +119,11 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   (nvcc speculates the shared load) but only thread 0's value reaches anything, so thread 0's write
   is no race with the others' loads; a load whose value every thread also uses races. (test11's
   triage, cuBQL's builder.)
+* assert_bounds.cu: a kernel's own `assert(n <= 32)` or `if (n > 32) __trap();` on a shared value,
+  passed on every thread's way to the end, bounds n for the whole launch (one that breaks it
+  aborts), so `tid < n` stores never spill from one array of a struct into the next; a looser
+  assert, a check only thread 0 makes after the stores, or a signed bound under an unsigned test
+  (a negative n reads huge) leave the race. (test12's triage, TensorRT's PerClassNMS_kernel.)
 """
 
 import re
@@ -163,6 +168,7 @@ CLASSES = {
     "trap_ends_launch": ["SYNC", "SHFL", "RACE", "WARP"],
     "first_iteration_owner": ["RACE", "WARP", "SYNC"],
     "speculated_flag_load": ["RACE", "WARP", "SYNC"],
+    "assert_bounds": ["RACE", "WARP", "SYNC"],
 }
 
 

@@ -28,7 +28,7 @@ from .lane_values import (
     uniform_const, uniform_vector, where_predicate, with_low_bits, wrap_consts,
 )
 from .budget import PartExhausted, part_budget, remaining, spend
-from .cfg import ENTRY
+from .cfg import ENTRY, EXIT
 from .loops import latches as loop_latches, value_after
 from .warpops import broadcasts_per_warp, is_barrier_reduction, shuffle_mode, shuffle_source
 
@@ -75,8 +75,11 @@ class LaneEvaluator:
         # finding assumed
         self.passed_parameters: dict = {}
         self.one_block_axes: set = set()  # grid axes read as one block (`_special`)
-        # symbol of min(k, x) / max(k, x) -> ("min" or "max", k, signed): the value is at most (least) k
+        # symbol -> bounds (("min" or "max", k, signed, why), ...): the value is at most (least) k;
+        # from min(k, x) / max(k, x) (why None), or from the kernel's own assert or trap (why says which)
         self.bounds: dict = {}
+        self._facts_read = False  # the assertion facts are in `bounds` (`_read_assertion_facts`)
+        self._fact_checks: set = set()  # id() of the comparisons they come from (not decided by them)
         self.variable_symbols: dict = {}  # symbol -> variable name, for every declared variable
         self.booleans: set = set()  # symbols (and per-thread symbol bases) that hold a predicate: 0 or 1
         self.nonzero: set = set()  # symbols known not to be 0 (`x | 1`)
@@ -1456,7 +1459,7 @@ class LaneEvaluator:
             # min(32, n) is at most 32, max(0, n) at least 0: kept as a bound of the unknown result
             k = next(v for v in vals if S.is_known(v))
             value = self._opaque((op, ins.type, tuple(vals)))
-            self.bounds[value[1][0][0]] = (op, S.wrap(k, bits, ins.type in SIGNED)[0], ins.type in SIGNED)
+            self.bounds[value[1][0][0]] = ((op, S.wrap(k, bits, ins.type in SIGNED)[0], ins.type in SIGNED, None),)
             return value
         if op == "and" and len(vals) == 2:
             for x, m in ((vals[0], vals[1]), (vals[1], vals[0])):
@@ -1799,12 +1802,14 @@ class LaneEvaluator:
         signed = ins.type in SIGNED
         bits = bits_of(ins.type)
         compare = COMPARE.get(cmp)
+        if not self._facts_read:
+            self._read_assertion_facts()
         out = self._grid_bound_compare(cmp, ins.type, a, b)
         if out is None:
             out = self._affine_compare(compare, a, b, bits, signed)
         if out is None:
             out = self._shifted_compare(cmp, ins.type, a, b)
-        if out is None and self.bounds:
+        if out is None and self.bounds and id(ins) not in self._fact_checks:
             out = self._with_bounds(cmp, ins.type, a, b, bits, signed)
         if out is None:
             out = self._ordering_compare(cmp, ins.type, a, b)
@@ -2049,20 +2054,76 @@ class LaneEvaluator:
         for known, other, known_left in ((lhs, rhs, True), (rhs, lhs, False)):
             if not S.is_known(known) or len(other[1]) != 1 or other[1][0][1] != 1:
                 continue
-            bound = self.bounds.get(other[1][0][0])
-            if bound is None or bound[2] != signed or (not signed and (known[0] < 0 or bound[1] < 0)):
-                continue
-            op, k, _ = bound
-            limit = k + other[0]  # other <= limit (min) or other >= limit (max)
-            if known_left:  # known < other
-                result = False if op == "min" and known[0] >= limit else True if op == "max" and known[0] < limit \
-                    else None
-            else:  # other < known
-                result = True if op == "min" and limit < known[0] else False if op == "max" and limit >= known[0] \
-                    else None
-            if result is not None:
-                return S.const(int(result != negate))
+            bounds = self.bounds.get(other[1][0][0], ())
+            for op, k, bound_signed, why in bounds:
+                if bound_signed != signed and not _holds_across_signedness(bounds, op, k, bound_signed):
+                    continue
+                if not signed and (known[0] < 0 or k < 0):
+                    continue
+                limit = k + other[0]  # other <= limit (min) or other >= limit (max)
+                if known_left:  # known < other
+                    result = False if op == "min" and known[0] >= limit else True if op == "max" and known[0] < limit \
+                        else None
+                else:  # other < known
+                    result = True if op == "min" and limit < known[0] else False if op == "max" and limit >= known[0] \
+                        else None
+                if result is not None:
+                    if why is not None:
+                        self._note(why)
+                    return S.const(int(result != negate))
         return None
+
+    def _read_assertion_facts(self) -> None:
+        """Bounds that the kernel's own checks put on values every thread shares. A check that every
+        thread passes on its way to the kernel's end (`assert(n <= 64)`, `if (n + 1 > 65) __trap();`)
+        holds for the whole launch: a launch that breaks it aborts there (the CFG leaves the aborting
+        path out, cfg.pruned_edges), and an aborted launch's accesses are not the program's. Only a
+        comparison of one shared unknown (plus a constant) with a known value is read, as a bound
+        like min(n, 64)'s (`_bounded_compare`)."""
+        from ..frontend.sourcemap import user_location
+
+        self._facts_read = True
+        cfg = self.ctx.cfg
+        for src, _, cond in cfg.pruned_edges:
+            if cond is None or not isinstance(src, int) or not cfg.dominates(src, EXIT):
+                continue
+            branch = self.function.blocks[src].instructions[-1]
+            defs = self.ctx.dataflow.definitions(branch, cond[0])
+            if len(defs) != 1:
+                continue
+            check = self.function.instructions[defs[0]]
+            if check.op != "setp" or len(check.operands) != 3 or not check.modifiers:
+                continue
+            form = P.canonical_form(check.modifiers[0], check.type)
+            if form is None or form[0] not in ("lt", "lo"):
+                continue
+            self._fact_checks.add(id(check))
+            pair = [self.operand(check, op) for op in check.operands[1:]]
+            values = [v[0] if len(set(v)) == 1 else None for v in pair]
+            if None in values:
+                continue
+            base, swap, negate, _ = form
+            lhs, rhs = (values[1], values[0]) if swap else (values[0], values[1])
+            holds = (not cond[1]) != negate  # the threads that go on have lhs < rhs == holds
+            signed = check.type[:1] == "s"
+            for unknown, known, on_left in ((lhs, rhs, True), (rhs, lhs, False)):
+                if not S.is_known(known) or len(unknown[1]) != 1 or unknown[1][0][1] != 1:
+                    continue
+                if not signed and unknown[0] != 0:
+                    continue  # an unsigned u + c may wrap
+                k, c = known[0], unknown[0]
+                if on_left:  # u + c < k, or u + c >= k
+                    bound = ("min", k - c - 1) if holds else ("max", k - c)
+                else:  # k < u + c, or k >= u + c
+                    bound = ("max", k - c + 1) if holds else ("min", k - c)
+                loc = user_location(branch.loc)
+                where = f"line {loc.line}" if loc is not None and loc.line > 0 else f"PTX line {branch.ptx_line}"
+                name = self.table.origin.get(unknown[1][0][0], "a shared value")
+                why = (f"the kernel's check at {where} holds in every launch that does not abort there: "
+                       f"{name} is at {'most' if bound[0] == 'min' else 'least'} {bound[1]}")
+                symbol, entry = unknown[1][0][0], (bound[0], bound[1], signed, why)
+                if entry not in self.bounds.get(symbol, ()):  # (an iteration's evaluator shares `bounds`)
+                    self.bounds[symbol] = self.bounds.get(symbol, ()) + (entry,)
 
     def _boolean_opaque(self, key) -> tuple:
         """An unknown predicate, equal for equal keys (and known to be 0 or 1)."""
@@ -2245,6 +2306,18 @@ class LaneEvaluator:
 
 
 _ABSENT = object()
+
+
+def _holds_across_signedness(bounds: tuple, op: str, k: int, bound_signed: bool) -> bool:
+    """Does a bound (op, k) of a value read as signed (or as unsigned) also bound it read the other
+    way? Both readings agree on values in [0, 2**31): a bound of k >= 0 does where the value is known
+    to lie there, through its other bound or this one (signed at least k, unsigned at most k)."""
+    if not 0 <= k < 1 << 31:
+        return False
+    if (op == "max") == bound_signed:
+        return True  # signed at least k >= 0, unsigned at most k < 2**31
+    other = "max" if op == "min" else "min"
+    return any(o == other and s == bound_signed and 0 <= b < 1 << 31 for o, b, s, _ in bounds)
 
 
 class _LayeredMemo(dict):

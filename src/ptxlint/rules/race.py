@@ -1108,6 +1108,11 @@ shuffles over per-warp partials read back from shared memory), stored by every t
 and read back by each thread after its own store in the same pass (`scale = block_sum(x); ... *
 scale`), is no race: whichever copy a reader sees holds the value it stored itself.
 
+A kernel's own check on a value every thread shares, made on every thread's way to the end
+(`assert(n <= 32)`, `if (n > 32) __trap();`), holds for the whole launch: one that breaks it aborts
+there. It bounds `n` as `min(n, 32)` would, so `if (tid < n) head[tid] = ...` never spills into the
+array after `head`; the finding's notes name the check where it decided a thread.
+
 Unknown means unknown: a pair collides only where both addresses are known for it. Accesses whose
 addresses depend on run-time data (loaded values, binary-search ranks, scan offsets, atomics' results)
 are skipped and counted as "not checked". A read whose value only a shuffle hands on

@@ -151,7 +151,7 @@ class LaneEvaluator:
             return reach
         out, unknown = where_predicate(reach, self.register(ins, ins.guard), not ins.guard_negated)
         if unknown:
-            self._note(f"the guard {'!' if ins.guard_negated else ''}{ins.guard.name} (PTX line {ins.ptx_line}) "
+            self._note(f"the guard {'!' if ins.guard_negated else ''}{ins.guard.source_name} (PTX line {ins.ptx_line}) "
                        "depends on values unknown here; lanes are assumed to execute it")
         return out
 
@@ -325,7 +325,7 @@ class LaneEvaluator:
 
     def _unknown_branch_note(self, branch: Instruction, reg: Register) -> str:
         where = f"line {branch.loc.line}" if branch.loc else f"PTX line {branch.ptx_line}"
-        return (f"the branch at {where} (on {reg.name}) depends on values unknown here; "
+        return (f"the branch at {where} (on {reg.source_name}) depends on values unknown here; "
                 "threads are assumed to take the path that reaches this access")
 
     # ---- loops
@@ -355,8 +355,8 @@ class LaneEvaluator:
         defs = self.ctx.dataflow.definitions(ins, reg)
         if not defs:
             if reg.name in self.function.registers or reg.name.rstrip("0123456789") in self.function.register_ranges:
-                self._note(f"{reg.name} is read before any write reaches it; treated as unknown")
-            return self._uniform_unknown(("undefined", reg.name), f"undefined {reg.name}")
+                self._note(f"{reg.source_name} is read before any write reaches it; treated as unknown")
+            return self._uniform_unknown(("undefined", reg.name), f"undefined {reg.source_name}")
         if len(defs) == 1:
             return self._definition(defs[0], reg)
         return self._join(ins, reg, defs)
@@ -377,7 +377,7 @@ class LaneEvaluator:
             return found[0]
         if key in self._in_progress:
             # a value that feeds itself around a loop: the loop join handles it
-            return self._fresh(("cycle", key), f"the loop-carried value of {reg.name}")
+            return self._fresh(("cycle", key), f"the loop-carried value of {reg.source_name}")
         spend()
         depth = self._depth
         if depth[0] >= _DEPTH_BEFORE_PREFETCH and key not in self._prefetching:
@@ -522,9 +522,9 @@ class LaneEvaluator:
                 same = self._same_path_join_per_warp(ins, reg, defs, vectors)
             if same is not None:
                 return same
-        fresh = self._fresh(("join", ins.index, reg.name), f"{reg.name} after the paths merge")
+        fresh = self._fresh(("join", ins.index, reg.name), f"{reg.source_name} after the paths merge")
         if unresolved:
-            self._note(f"{reg.name} at PTX line {ins.ptx_line} merges values from several paths; "
+            self._note(f"{reg.source_name} at PTX line {ins.ptx_line} merges values from several paths; "
                        "some threads' values are unknown")
         if unresolved == self.n or any(type(vectors[k]) is Varying for k in used):
             return fresh  # per-thread unknowns on some path: unknown in every thread
@@ -544,7 +544,7 @@ class LaneEvaluator:
             return None
         use_block = self.function.block_of(ins).id
         key = ("same-path-join", use_block, reg.name, tuple(defs), tuple(v[0] for v in vectors)) + self._instance(ins)
-        return self._uniform_unknown(key, f"{reg.name} after paths that every thread takes alike")
+        return self._uniform_unknown(key, f"{reg.source_name} after paths that every thread takes alike")
 
     def _same_path_join_per_warp(self, ins: Instruction, reg: Register, defs: list, vectors: list) -> Optional[list]:
         """`_same_path_join` for one warp at a time: when each reaching definition and each branch or
@@ -560,7 +560,7 @@ class LaneEvaluator:
         out = []
         for w in range(0, self.n, 32):
             key = base + (tuple(v[w] for v in vectors), tuple(d[w] for d in decided))
-            value = self.table.value(key, f"{reg.name} after paths that the lanes of a warp take alike")
+            value = self.table.value(key, f"{reg.source_name} after paths that the lanes of a warp take alike")
             out.extend([value] * min(32, self.n - w))
         return out
 
@@ -676,7 +676,7 @@ class LaneEvaluator:
             return None
         key = ("uniform join", fn.block_of(ins).id, reg.name, tuple(defs), tuple(a[0] for a in actives),
                tuple(c[0] for c in conditions), tuple(v[0] for v in vectors)) + self._instance(ins)
-        return self._uniform_unknown(key, f"{reg.name} after paths that every thread takes alike")
+        return self._uniform_unknown(key, f"{reg.source_name} after paths that every thread takes alike")
 
     def _path_select_join(self, ins: Instruction, reg: Register, defs: list, vectors: list,
                           choice: list) -> Optional[list]:
@@ -714,7 +714,7 @@ class LaneEvaluator:
                    tuple(x // g for x in steps)) + self._instance(ins)
             taken = self.table.value(key, f"which of the definitions at PTX lines "
                                           f"{', '.join(str(fn.instructions[d].ptx_line) for d in defs)} "
-                                          f"{reg.name} comes from", True)
+                                          f"{reg.source_name} comes from", True)
             out.append(S.add(vectors[0][t], S.scale(taken, g)))
         return out
 
@@ -759,10 +759,10 @@ class LaneEvaluator:
                 and header_block.instructions[0].loc.line > 0:
             where = f" (loop at line {header_block.instructions[0].loc.line})"
         if steps_uniform:
-            term = self.table.value(("induction", header, reg.name), f"iterations of {reg.name}{where}")
+            term = self.table.value(("induction", header, reg.name), f"iterations of {reg.source_name}{where}")
             if step_gcd > 1:
                 term = S.scale(term, step_gcd)
-            self._note(f"{reg.name} changes by the same amount in every thread each iteration{where}; "
+            self._note(f"{reg.source_name} changes by the same amount in every thread each iteration{where}; "
                        "the analysis covers every iteration with one uniform unknown")
             base = as_affine(init)
             if base is not None:  # one sum of terms for every thread
@@ -771,10 +771,10 @@ class LaneEvaluator:
             return [S.add(v, term) for v in init]
         if S.uniform_across(init):
             if self._updated_alike(reg, header):
-                self._note(f"{reg.name} is updated in a loop{where} in a way the analysis does not follow, "
+                self._note(f"{reg.source_name} is updated in a loop{where} in a way the analysis does not follow, "
                            "alike in every thread; treated as one unknown for all threads")
-                return self._uniform_unknown(("loopvar", header, reg.name), f"{reg.name} in the loop{where}")
-            self._note(f"{reg.name} is updated in a loop{where} in a way the analysis does not follow; "
+                return self._uniform_unknown(("loopvar", header, reg.name), f"{reg.source_name} in the loop{where}")
+            self._note(f"{reg.source_name} is updated in a loop{where} in a way the analysis does not follow; "
                        "treated as unknown")
         return self._opaque_per_thread(("loopvar", header, reg.name))
 
@@ -813,14 +813,14 @@ class LaneEvaluator:
             total = remaining()
             left[0] = float("inf") if total is None else total * PROBE_SHARE
         if left[0] <= 0:
-            self._note(f"{reg.name}: not tested for an update alike in every thread (the share of the analysis "
+            self._note(f"{reg.source_name}: not tested for an update alike in every thread (the share of the analysis "
                        "budget for such tests is spent)")
             return False
         self._probing.add(key)
         start = process_time()
         try:
             with part_budget(left[0]):
-                probe = self._uniform_unknown(("loopvar probe", header, reg.name), f"{reg.name} at the loop header")
+                probe = self._uniform_unknown(("loopvar probe", header, reg.name), f"{reg.source_name} at the loop header")
                 child = self.for_iteration(header, body, {reg.name: probe}, [True] * self.n, PROBE_ITERATION)
                 for last in latches:
                     values = value_after(child, last, reg)
@@ -828,7 +828,7 @@ class LaneEvaluator:
                         return False
                 return True
         except PartExhausted:
-            self._note(f"{reg.name}: the test for an update alike in every thread ran out of its share of the "
+            self._note(f"{reg.source_name}: the test for an update alike in every thread ran out of its share of the "
                        "analysis budget; each thread's value is taken as its own unknown")
             return False
         except RecursionError:  # pragma: no cover - a pathological kernel: keep the per-thread answer

@@ -340,7 +340,7 @@ class UniformityAnalysis:
                     found = max((self._operand_level(branch, r) for r in branch.sources()),
                                 key=lambda x: x[0], default=(UNIFORM, None))
                 if found[0] > self._branch_raw.get(block_id, (UNIFORM, None))[0]:
-                    reg = branch.guard.name if branch.guard is not None else "its index"
+                    reg = branch.guard.source_name if branch.guard is not None else "its index"
                     self._branch_raw[block_id] = (found[0], f"on {reg}, which depends on {found[1]}")
                     changed = True
 
@@ -404,7 +404,7 @@ class UniformityAnalysis:
         elif op == "mov" and len(ins.operands) > 1 and isinstance(ins.operands[1], Register) \
                 and ins.operands[1].is_special:
             lvl, name = self._special(ins.operands[1])
-            value = (lvl, f"{name} via {dests[0].name} at {_line(ins)}" if lvl else None)
+            value = (lvl, f"{name} via {dests[0].source_name} at {_line(ins)}" if lvl else None)
         else:
             value = self._sources_level(ins, srcs)
             if value[0] > CTA and op in _COMMUTATIVE_OPS and len(srcs) == 2 and ins.guard is None:

@@ -13,6 +13,11 @@ from typing import Iterator, Optional, Union
 # Source locations
 
 
+# A register declared in a nested scope `{ .reg .pred %p2; ... }` where the function already declares
+# %p2 is another register: the parser names it `%p2~N` (N counts such scopes) until the scope closes.
+SCOPED_SUFFIX = "~"
+
+
 @dataclass(frozen=True, slots=True)
 class SourceLocation:
     """A `.cu` position taken from the last `.loc` before an instruction.
@@ -45,6 +50,12 @@ class Register:
     register (`%tid.x`, `%laneid`, ...)."""
 
     name: str
+
+    @property
+    def source_name(self) -> str:
+        """The name as the PTX writes it: a register of a nested scope that shadows the function's
+        has a name of its own here (`%p2~3`, see SCOPED_SUFFIX) but reads `%p2` in the text."""
+        return self.name.partition(SCOPED_SUFFIX)[0]
 
     @property
     def is_special(self) -> bool:
@@ -256,7 +267,7 @@ class Instruction:
     def __str__(self) -> str:
         guard = ""
         if self.guard is not None:
-            guard = f"@{'!' if self.guard_negated else ''}{self.guard.name} "
+            guard = f"@{'!' if self.guard_negated else ''}{self.guard.source_name} "
         return f"{guard}{self.opcode} {', '.join(format_operand(o) for o in self.operands)};"
 
 
@@ -289,7 +300,7 @@ def registers_in(operand) -> Iterator[Register]:
 def format_operand(operand) -> str:
     """PTX text of an operand."""
     if isinstance(operand, Register):
-        return operand.name
+        return operand.source_name
     if isinstance(operand, Immediate):
         return operand.text
     if isinstance(operand, Symbol):

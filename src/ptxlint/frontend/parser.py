@@ -6,6 +6,8 @@ Instructions, `.loc` lines and DWARF section bodies are single tokens, decoded i
 
 from __future__ import annotations
 
+import dataclasses
+
 import re
 from functools import lru_cache
 from typing import Optional
@@ -47,6 +49,8 @@ class _IrBuilder:
         self.callprototypes: dict = {}
         self.current_loc = None  # raw tuple (file_index, line, col, function_name, inlined_at)
         self.recent_locs: dict = {}  # (file, line, col) -> the raw .loc last seen at that position
+        self.open_scopes: list = []  # per nested scope open: (first instruction, first variable) in it
+        self.scopes_renamed = 0  # scopes whose registers were renamed (`scope`)
 
     # ---- module level
     def start(self, c):
@@ -326,7 +330,45 @@ class _IrBuilder:
         self.pragmas.extend(str(s)[1:-1] for s in c)
         return None
 
+    def scope_open(self, c):
+        self.open_scopes.append((len(self.instructions), len(self.body_variables)))
+        return None
+
     def scope(self, c):
+        """A nested scope ends. Its own registers that another declaration of the function already
+        names (nvcc's `__syncthreads_or` declares %p1 and %p2 in a scope, beside the kernel's %p1 and
+        %p2) get names of their own there (`%p2~3`), so a definition inside never reaches a use of
+        the function's register after the scope."""
+        first_instruction, first_variable = self.open_scopes.pop()
+        declared, ranges = set(), {}
+        for var in self.body_variables[:first_variable]:
+            if var.space == "reg" and len(var.array_dims) == 2 and var.array_dims[0] == "range":
+                ranges[var.name] = max(ranges.get(var.name, 0), var.array_dims[1])
+            elif var.space == "reg":
+                declared.add(var.name)
+
+        def taken(name: str) -> bool:
+            base = name.rstrip("0123456789")
+            return name in declared or (base != name and int(name[len(base):]) < ranges.get(base, 0))
+
+        renamed = {}
+        kept = self.body_variables[:first_variable]
+        for var in self.body_variables[first_variable:]:
+            is_range = len(var.array_dims) == 2 and var.array_dims[0] == "range"
+            names = [f"{var.name}{i}" for i in range(var.array_dims[1])] if is_range else [var.name]
+            if var.space != "reg" or not any(taken(n) for n in names):
+                kept.append(var)
+                continue
+            self.scopes_renamed += 1
+            for name in names:  # (a range becomes single registers)
+                new = renamed[name] = f"{name}{ir.SCOPED_SUFFIX}{self.scopes_renamed}" if taken(name) else name
+                kept.append(dataclasses.replace(var, name=new, array_dims=()))
+        self.body_variables = kept
+        if renamed:
+            for ins in self.instructions[first_instruction:]:
+                ins.operands = tuple(_rename_scoped(o, renamed) for o in ins.operands)
+                if ins.guard is not None and ins.guard.name in renamed:
+                    ins.guard = ir.Register(renamed[ins.guard.name])
         return None
 
     def statement(self, c):
@@ -501,6 +543,25 @@ def _rename_registers(operand, names):
         return ir.Negated(_rename_registers(operand.operand, names))
     if isinstance(operand, ir.TextureAddress):
         return ir.TextureAddress(tuple(_rename_registers(p, names) for p in operand.parts))
+    return operand
+
+
+def _rename_scoped(operand, renamed: dict):
+    """The operand with the registers of a closed scope (name -> its own name) renamed."""
+    if isinstance(operand, (ir.Register, ir.Symbol)):  # (inline asm's registers have no '%': Symbols yet)
+        new = renamed.get(operand.name)
+        return operand if new is None else ir.Register(new)
+    if isinstance(operand, ir.Address) and isinstance(operand.base, (ir.Register, ir.Symbol)) \
+            and operand.base.name in renamed:
+        return ir.Address(_rename_scoped(operand.base, renamed), operand.offset)
+    if isinstance(operand, ir.VectorOperand):
+        return ir.VectorOperand(tuple(_rename_scoped(e, renamed) for e in operand.elements))
+    if isinstance(operand, ir.PairOperand):
+        return ir.PairOperand(_rename_scoped(operand.first, renamed), _rename_scoped(operand.second, renamed))
+    if isinstance(operand, ir.Negated):
+        return ir.Negated(_rename_scoped(operand.operand, renamed))
+    if isinstance(operand, ir.TextureAddress):
+        return ir.TextureAddress(tuple(_rename_scoped(p, renamed) for p in operand.parts))
     return operand
 
 

@@ -7,6 +7,8 @@ Kinds (tests/ptx_generators.py):
   early_exits   thread-dependent early returns, each followed by a shared store (issue 12's case)
   chain         uniform branches around shared stores, one after another
   nested_loops  nests of three counted loops with a shared store and a barrier innermost
+  pitched_rows  global stores one plane apart in a 16x16 block with a run-time pitch (size: stores;
+                PCL's unrolled volume initialisation), checked for coalescing per warp and plane
 The target: the time per instruction of the largest size within 2x of the smallest's, per kind.
 """
 
@@ -36,6 +38,8 @@ def kernel(kind: str, blocks: int) -> str:
         return ptx_generators.chain(blocks // 2)  # two blocks a step: the test and the store
     if kind == "nested_loops":
         return ptx_generators.nested_loops(3, max(1, blocks // 6), trip=4)
+    if kind == "pitched_rows":  # one block: `blocks` stores one plane apart in a 16x16 block
+        return ptx_generators.pitched_rows(blocks)
     raise SystemExit(f"unknown kind {kind}")
 
 
@@ -45,7 +49,10 @@ def measure(kind: str, blocks: int) -> tuple:
     module = parse_ptx(text, f"{kind}.ptx")
     parsed = time.process_time()
     incomplete: list = []
-    findings = check_module(module, CheckOptions(analysis=AnalysisOptions(budget=0)), jobs=1, incomplete=incomplete)
+    # the pitched rows span two rows per warp only in a 2-D block
+    blocks_2d = [(None, (16, 16, 1), "bench_scaling")] if kind == "pitched_rows" else []
+    analysis = AnalysisOptions(budget=0, block_overrides=blocks_2d)
+    findings = check_module(module, CheckOptions(analysis=analysis), jobs=1, incomplete=incomplete)
     checked = time.process_time()
     fn = module.functions[0]
     return (len(ControlFlowGraph(fn).blocks), len(fn.instructions), parsed - start, checked - parsed,

@@ -96,6 +96,23 @@ def nested_loops(depth: int, repeat: int = 1, trip: int = 4, name: str = "nested
     return HEADER + _kernel(name, body, reg, pred)
 
 
+def pitched_rows(n: int, name: str = "pitched_rows") -> str:
+    """`n` global stores one plane apart (`pos += plane` unrolled, PCL's initializeVolume): thread
+    (x, y) of a 2-D block stores at `x + y * pitch` of each plane, the pitch a run-time parameter."""
+    body = [
+        "\tmov.u32 \t%r6, %tid.y;",
+        "\tmad.lo.s32 \t%r7, %r6, %r1, %r2;",
+        "\tcvta.to.global.u64 \t%rd2, %rd1;",
+        "\tmul.wide.s32 \t%rd3, %r7, 4;",
+        "\tadd.s64 \t%rd4, %rd2, %rd3;",
+        "\tshl.b32 \t%r8, %r1, 9;",
+        "\tmul.wide.s32 \t%rd5, %r8, 4;",
+    ]
+    for _ in range(n):
+        body += ["\tst.global.u32 \t[%rd4], %r2;", "\tadd.s64 \t%rd4, %rd4, %rd5;"]
+    return HEADER + _kernel(name, body, 8, 0)
+
+
 def blocks_of(text: str) -> int:
     """Basic blocks in a generated kernel: labels plus the blocks branches end (an estimate the
     benchmark prints; the analysis' own CFG is what it measures)."""

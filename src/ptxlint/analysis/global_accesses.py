@@ -112,6 +112,7 @@ class GlobalEvaluation:
         self.params = {p.name: p for p in fn.params} if fn.is_kernel else {}
         self.variables = {v.name: v for v in ctx.module.variables + fn.variables}
         self._cache: dict = {}
+        self._alignment_memo: dict = {}  # per lanes' offsets within a line: `_alignment_costs`
 
     # ---- which instructions
     def run(self) -> list:
@@ -312,24 +313,8 @@ class GlobalEvaluation:
         pitch_values = [PITCH + r for r in range(SECTOR)] if pitch else [0]
         # every pitch symbol takes the same value pv: lane i moves by pv times its coefficients' sum
         pitch_sums = [sum(coefs[i] for coefs in pitch.values()) for i in range(len(consts))] if pitch else None
-        costs = {}
-        counted = None
-        for base in residues:
-            for pv in pitch_values:
-                if pitch:
-                    offs = [c + s * pv + base for c, s in zip(consts, pitch_sums)]
-                else:
-                    offs = [c + base for c in consts]
-                low = min(offs)
-                shift = low - low % 128 if not unknown_syms and not pitch else low - low % SECTOR
-                key = (tuple(o - shift for o in offs), nbytes)
-                counted = list(key[0]) if counted is None else counted
-                cost = self._cache.get(key)
-                if cost is None:
-                    cost = self._cache[key] = warp_sectors(key[0], nbytes)
-                costs[(base, pv)] = cost
-        first = next(iter(costs.values()))
-        counts = {c.sectors for c in costs.values()}
+        first, counts, counted = self._alignment_costs(consts, pitch_sums, residues, pitch_values, nbytes,
+                                                       not unknown_syms and not pitch)
         if unknown_syms or pitch:
             # 128-byte lines are known only when the base is known modulo a line
             first = SectorCost(first.sectors, first.ideal, first.lines, first.active_lanes)
@@ -350,6 +335,40 @@ class GlobalEvaluation:
                 terms = tuple(sorted((s, coefs[i] - coefs[0]) for s, coefs in pitch.items() if coefs[i] != coefs[0]))
                 described.append(S.describe((c - consts[0], terms), self.lanes.table) if terms else c - consts[0])
         return first, relative, described, low_high, counted
+
+    def _alignment_costs(self, consts: list, pitch_sums, residues: list, pitch_values: list, nbytes: int,
+                         lines_known: bool) -> tuple:
+        """(the cost at the first alignment, the set of sector counts over every alignment and pitch,
+        the offsets counted first) of lanes at byte offsets `consts` (plus `pitch_sums` times a
+        run-time pitch) from a base known modulo a sector only up to `residues`. Offsets that differ
+        by whole 128-byte lines cost the same: the answer is kept per lanes' offsets within a line
+        (an unrolled loop over rows, `pos += z_step` 512 times, asks it once), and so do pitch
+        multipliers that differ by whole multiples of 128 (they move every lane by whole lines)."""
+        line = consts[0] - consts[0] % 128
+        lines = pitch_sums[0] - pitch_sums[0] % 128 if pitch_sums else 0  # (times any pitch: whole lines)
+        memo_key = (tuple(c - line for c in consts), tuple(p - lines for p in pitch_sums) if pitch_sums else None,
+                    tuple(residues), tuple(pitch_values), nbytes, lines_known)
+        found = self._alignment_memo.get(memo_key)
+        if found is not None:
+            return found[0], found[1], list(found[2])
+        costs = []
+        counted = None
+        for base in residues:
+            for pv in pitch_values:
+                if pitch_sums:
+                    offs = [c + s * pv + base for c, s in zip(consts, pitch_sums)]
+                else:
+                    offs = [c + base for c in consts]
+                low = min(offs)
+                shift = low - low % 128 if lines_known else low - low % SECTOR
+                key = (tuple(o - shift for o in offs), nbytes)
+                counted = list(key[0]) if counted is None else counted
+                cost = self._cache.get(key)
+                if cost is None:
+                    cost = self._cache[key] = warp_sectors(key[0], nbytes)
+                costs.append(cost)
+        found = self._alignment_memo[memo_key] = (costs[0], {c.sectors for c in costs}, counted)
+        return found[0], found[1], list(counted)
 
     def _passed_offsets(self, name: str) -> Optional[set]:
         """The byte offsets past an allocation at which every launch of this block passes the pointer

@@ -124,6 +124,10 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   aborts), so `tid < n` stores never spill from one array of a struct into the next; a looser
   assert, a check only thread 0 makes after the stores, or a signed bound under an unsigned test
   (a negative n reads huge) leave the race. (test12's triage, TensorRT's PerClassNMS_kernel.)
+* nested_induction.cu: going round an inner loop's own back edge advances its counter while the
+  loops around it stay put, so a warp's store at the same offset from the inner counter is at another
+  slot in the inner loop's next iteration; lanes that walk the slots one apart still meet there.
+  (test11's triage, ACSpGEMM's merge kernels: a warp per chunk inside the kernel's round loop.)
 """
 
 import re
@@ -169,6 +173,7 @@ CLASSES = {
     "first_iteration_owner": ["RACE", "WARP", "SYNC"],
     "speculated_flag_load": ["RACE", "WARP", "SYNC"],
     "assert_bounds": ["RACE", "WARP", "SYNC"],
+    "nested_induction": ["RACE", "WARP", "SYNC"],
 }
 
 

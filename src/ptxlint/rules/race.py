@@ -291,7 +291,11 @@ def _sites(ctx) -> list:
 
 
 def _reachable(ctx, sites: list, warp_level: bool) -> dict:
-    """site index -> {(site index, crossed a loop back edge)} reachable without a barrier."""
+    """site index -> {(site index, crossed)} reachable without a barrier. `crossed` is False when the
+    walk went round no loop, else the nesting depth (1: outermost) of the outermost loop whose back
+    edge it crossed: the loops nested deeper than that one start again on the way, the ones around
+    it do not move (`_advances_each_iteration`). Per site, only the least depth is kept beside
+    False: going round an outer loop claims less than going round an inner one."""
     fn = ctx.function
     cfg = ctx.cfg
     by_block: dict = {}
@@ -317,7 +321,7 @@ def _reachable(ctx, sites: list, warp_level: bool) -> dict:
                                                   stop is not None)
         return found
 
-    back = cfg.back_edges
+    back = _back_edge_depths(cfg)
     beyond = _reach_from_block_starts(ctx, scan, back)
     out = {}
     for n, site in enumerate(sites):
@@ -330,20 +334,49 @@ def _reachable(ctx, sites: list, warp_level: bool) -> dict:
             # edges no thread takes under the launch shape (a loop skipped only by a 1-thread block) are no path
             for succ in feasible_successors(ctx, block_id):
                 if isinstance(succ, int):
-                    reached |= beyond[(succ, (block_id, succ) in back)]
-        out[n] = reached
+                    reached |= beyond[(succ, back.get((block_id, succ), False))]
+        out[n] = _least_depths(reached)
     _add_same_interval(ctx, sites, out, stops, scan, warp_level)
     return out
 
 
-def _reach_from_block_starts(ctx, scan, back) -> dict:
+def reaches(reached: set, b: int, crossed) -> bool:
+    """Is site `b` in `reached` (a `_reachable` set) going round no loop (crossed False), or going
+    round some loop (crossed a depth: at whichever depth that set keeps)?"""
+    if crossed is False:
+        return (b, False) in reached
+    return any(m == b and c is not False for m, c in reached)
+
+
+def _back_edge_depths(cfg) -> dict:
+    """(latch, header) -> the nesting depth of the header's loop (1: no loop around it)."""
+    return {(u, h): len(cfg.loops_containing(h)) for u, h in cfg.back_edges}
+
+
+def _crossing(crossed, depth):
+    """`crossed` (False, or the least depth of a back edge crossed) after crossing one of `depth`."""
+    return depth if crossed is False or depth < crossed else crossed
+
+
+def _least_depths(reached: set) -> set:
+    """Of the (site, depth) pairs of one site, the one of least depth (and the one with False)."""
+    least: dict = {}
+    for m, crossed in reached:
+        if crossed is not False and (m not in least or crossed < least[m]):
+            least[m] = crossed
+    return {(m, c) for m, c in reached if c is False} | {(m, c) for m, c in least.items()}
+
+
+def _reach_from_block_starts(ctx, scan, back: dict) -> dict:
     """(block, crossed) -> {(site, crossed')}: the sites a walk entering the block at its start
-    reaches before a barrier, `crossed'` telling whether it went around a loop back edge to get there
-    (entering with `crossed` true, every site is reached crossed). One closure over the graph of
-    (block, crossed) states, by strongly connected components, instead of a walk per site."""
+    reaches before a barrier, `crossed'` the least nesting depth of a loop it went round to get
+    there (False: none; entering with `crossed` a depth, every site is reached at most that deep).
+    One closure over the graph of (block, crossed) states, by strongly connected components,
+    instead of a walk per site."""
     fn = ctx.function
     edges: dict = {}
     own: dict = {}
+    depths = (False,) + tuple(sorted(set(back.values())))
     for block in fn.blocks:
         spend()
         if block.instructions:
@@ -351,9 +384,10 @@ def _reach_from_block_starts(ctx, scan, back) -> dict:
         else:
             found, blocked = (), False
         succs = [] if blocked else [s for s in feasible_successors(ctx, block.id) if isinstance(s, int)]
-        for crossed in (False, True):
+        for crossed in depths:
             own[(block.id, crossed)] = frozenset((m, crossed) for m in found)
-            edges[(block.id, crossed)] = [(s, crossed or (block.id, s) in back) for s in succs]
+            edges[(block.id, crossed)] = [(s, _crossing(crossed, back[(block.id, s)]) if (block.id, s) in back
+                                           else crossed) for s in succs]
     reach: dict = {}
     for component in _components_sinks_first(edges):
         spend()
@@ -744,7 +778,7 @@ def _find_conflicts(ctx) -> dict:
                         result["lanes"].append(inside)
                     continue
                 # one comparison answers both questions; the warp-level one needs no __syncwarp between
-                in_warp = (b, crossed) in warp_reach[a]
+                in_warp = reaches(warp_reach[a], b, crossed)
                 if in_warp:
                     in_warp_pairs |= {a, b}
                 rejected: set = set()
@@ -897,7 +931,7 @@ def _collide(first: SharedSite, second: SharedSite, crossed, want_inside: bool,
                 continue
             # in a later iteration the loop's induction unknown has moved: the same offset from it
             # is another address (`out[src]`, src += stride, stored by every lane of the warp)
-            advanced = bool(crossed) and _advances_each_iteration(ea, terms)
+            advanced = bool(crossed) and _advances_each_iteration(ea, terms, crossed)
             span_a, span_b = ea.span(terms), eb.span(terms)
             if not (span_a[0] < span_b[1] and span_b[0] < span_a[1]):
                 continue
@@ -929,12 +963,13 @@ def _collide(first: SharedSite, second: SharedSite, crossed, want_inside: bool,
     return cross, inside
 
 
-def _advances_each_iteration(ev: Evaluation, terms: tuple) -> bool:
-    """Do `terms` hold the induction unknown of a loop that no other loop encloses (the evaluator's
-    one uniform unknown for `i += step`, the same step in every thread)? From one iteration to a
-    later one it has moved by a nonzero multiple of the step (a step of zero would not advance the
-    loop), so two accesses at the same offset from it in different iterations are at different
-    addresses. Around an enclosing loop the inner one starts again, so nothing is claimed there."""
+def _advances_each_iteration(ev: Evaluation, terms: tuple, depth: int = 1) -> bool:
+    """Do `terms` hold the induction unknown of a loop at nesting depth `depth` around the access
+    (the evaluator's one uniform unknown for `i += step`, the same step in every thread), where the
+    walk went round that loop and no loop around it? From one iteration to a later one it has moved
+    by a nonzero multiple of the step (a step of zero would not advance the loop), so two accesses at
+    the same offset from it in different iterations are at different addresses. Around an enclosing
+    loop the inner one starts again, so nothing is claimed there."""
     evaluator = ev.evaluator
     if evaluator is None:
         return False
@@ -944,7 +979,8 @@ def _advances_each_iteration(ev: Evaluation, terms: tuple) -> bool:
         # the induction unknown itself, or a value computed from it (`(16 * i) & -16` after nvcc's
         # rounding, a quotient of it), which is not shown to repeat in a later iteration: no
         # same-address claim across iterations rests on it (a residue, `i % 2`, does repeat: it stays)
-        if isinstance(key, tuple) and key[:1] != ("rotation",) and _computed_from_induction(evaluator, symbol):
+        if isinstance(key, tuple) and key[:1] != ("rotation",) \
+                and _computed_from_induction(evaluator, symbol, depth, ev.instruction):
             return True
     return False
 
@@ -966,20 +1002,28 @@ def _unfollowed_across_iterations(ev: Evaluation, terms: tuple) -> bool:
     return found
 
 
-def _computed_from_induction(evaluator, symbol: str) -> bool:
-    """Is a symbol the induction unknown of a loop that no other loop encloses, or does its key
-    mention that unknown, directly or through the symbols in it? (Asked once per symbol and evaluator.)"""
+def _computed_from_induction(evaluator, symbol: str, depth: int = 1, instruction=None) -> bool:
+    """Is a symbol the induction unknown of a loop at nesting depth `depth` that holds `instruction`,
+    or does its key mention that unknown, directly or through the symbols in it? (Asked once per
+    symbol, depth and block of an evaluator.)"""
+    cfg = evaluator.ctx.cfg
+    block = None if instruction is None else evaluator.function.block_of(instruction).id
     known = evaluator.__dict__.setdefault("_computed_from_induction", {})
-    found = known.get(symbol)
+    found = known.get((symbol, depth, block))
     if found is None:
-        found = known[symbol] = _mentions_induction(evaluator.table, evaluator.ctx.cfg, evaluator.table.key_of(symbol))
+        around = None if block is None else {h for h, _ in cfg.loops_containing(block)}
+        found = known[(symbol, depth, block)] = _mentions_induction(
+            evaluator.table, cfg, evaluator.table.key_of(symbol), depth=depth, around=around)
     return found
 
 
-def _mentions_induction(table, cfg, key, kinds=("induction",)) -> bool:
-    # an inner loop's induction starts again in each round of the outer one
+def _mentions_induction(table, cfg, key, kinds=("induction",), depth: int = 1, around=None) -> bool:
+    """Does `key` mention a loop-carried unknown of one of `kinds`; for "induction", of a loop at
+    nesting depth `depth` (whose header is in `around`, the headers of the loops around the access,
+    where given)? An inner loop's induction starts again in each round of an outer one."""
     return any(len(item) == 3 and item[0] in kinds and not isinstance(item[1], tuple)
-               and (item[0] != "induction" or len(cfg.loops_containing(item[1])) == 1)
+               and (item[0] != "induction" or (len(cfg.loops_containing(item[1])) == depth
+                                               and (around is None or item[1] in around)))
                for item in S.key_tuples(table, [key]))
 
 
@@ -1095,7 +1139,10 @@ threads of the block take differently (`if (t == 0) flag = x; else y = flag;`). 
 instructions, their lines and a concrete pair of threads. An access before a loop whose iterations
 each end at a barrier meets the loop's accesses only as its first iteration makes them: a counter
 thread 0 sets before the loop, updated in iteration i by the owner of item i (thread `i %
-blockDim.x`), meets only item 0's owner, thread 0 itself.
+blockDim.x`), meets only item 0's owner, thread 0 itself. From one iteration of a loop to the next,
+its counter (`w += blockDim.x / 32`) has moved, so accesses at the same offset from it are at other
+addresses; for a loop inside another, that holds going round the inner loop's own back edge, not
+round the outer loop's, where the inner loop starts again.
 
 One store is also a race with itself when two of its threads (lanes of one warp, or threads of
 different warps) write *different* values to the same bytes (compute-sanitizer's racecheck reports it

@@ -484,9 +484,17 @@ class LaneEvaluator:
         blocks = [fn.block_of(fn.instructions[d]).id for d in defs]
         actives = [self._executes(fn.instructions[d]) for d in defs]
         k_range = range(len(defs))
-        # (k, j): j runs after k wherever both run (j's block is dominated by k's, or j is later in one block)
-        shadowed = {(k, j) for k in k_range for j in k_range
-                    if j != k and (cfg.dominates(blocks[k], blocks[j]) if blocks[k] != blocks[j] else defs[k] < defs[j])}
+        # (k, j) -> j runs after k wherever both run (j's block is dominated by k's, or j is later in
+        # one block); asked only for the few definitions a pattern of threads has (a join of hundreds
+        # of definitions, an unrolled insertion, would otherwise ask every pair at every join)
+        after: dict = {}
+
+        def shadows(k: int, j: int) -> bool:
+            found = after.get((k, j))
+            if found is None:
+                found = after[(k, j)] = j != k and (cfg.dominates(blocks[k], blocks[j]) if blocks[k] != blocks[j]
+                                                    else defs[k] < defs[j])
+            return found
 
         def choose(*flags) -> Optional[int]:
             chosen = [k for k in k_range if flags[k] is True]
@@ -496,13 +504,13 @@ class LaneEvaluator:
                 maybe = [k for k in k_range if flags[k] is None]
                 return maybe[0] if len(maybe) == 1 else None
             if len(chosen) > 1:
-                chosen = [k for k in chosen if not any((k, j) in shadowed for j in chosen)]
+                chosen = [k for k in chosen if not any(shadows(k, j) for j in chosen)]
             if len(chosen) != 1:
                 return None
             # a definition the thread may or may not run (unknown branch or guard) decides unless the
             # chosen one runs after it: a loop body entered on an unknown condition may overwrite the
             # value from before the loop
-            if any(flags[k] is None and (k, chosen[0]) not in shadowed for k in k_range):
+            if any(flags[k] is None and not shadows(k, chosen[0]) for k in k_range):
                 return None
             return chosen[0]
 

@@ -459,32 +459,15 @@ def _add_same_interval(ctx, sites: list, out: dict, stops: dict, scan, warp_leve
     level = WARP if warp_level else BLOCK
     related = {(a, b) for a, reached in out.items() for b, _ in reached}
 
-    sides_from: dict = {}  # start block -> its side's sites: branches often share a side (a join)
+    sides_from: Optional[dict] = None  # block -> the sites a walk from its start reaches (`side`)
 
-    def side(start) -> set:
-        found_sites = sides_from.get(start)
-        if found_sites is None:
-            found_sites = sides_from[start] = _side(start)
-        return found_sites
-
-    def _side(start) -> set:
-        found_sites: set = set()
-        seen: set = set()
-        stack = [start]
-        while stack:
-            spend()
-            node = stack.pop()
-            if not isinstance(node, int) or node in seen:
-                continue
-            seen.add(node)
-            block = fn.blocks[node]
-            blocked = False
-            if block.instructions:
-                found, blocked = scan(node, block.instructions[0].index)
-                found_sites.update(found)
-            if not blocked:
-                stack.extend(succ for succ in feasible_successors(ctx, node) if (node, succ) not in back)
-        return found_sites
+    def side(start) -> frozenset:
+        """The sites a walk from the start of block `start` reaches before a barrier, going round
+        no loop: one closure over the forward edges for every block, computed on first use."""
+        nonlocal sides_from
+        if sides_from is None:
+            sides_from = _forward_reach(ctx, scan, back)
+        return sides_from.get(start, frozenset()) if isinstance(start, int) else frozenset()
 
     u = ctx.uniformity
     for block in fn.blocks:
@@ -500,6 +483,33 @@ def _add_same_interval(ctx, sites: list, out: dict, stops: dict, scan, warp_leve
                         first, second = sorted((a, b), key=lambda k: _source_order(ctx, sites[k]))
                         out[first].add((second, False))
                         related.add((first, second))
+
+
+def _forward_reach(ctx, scan, back: set) -> dict:
+    """block -> the sites a walk entering it at its start reaches before a barrier without taking a
+    loop's back edge; by strongly connected components (without back edges only an irreducible
+    loop has more than one block), sinks first, so each block's set is built once from its
+    successors' (a walk per start block made kernels of thousands of blocks quadratic)."""
+    fn = ctx.function
+    edges: dict = {}
+    own: dict = {}
+    for block in fn.blocks:
+        spend()
+        found, blocked = scan(block.id, block.instructions[0].index) if block.instructions else ((), False)
+        own[block.id] = frozenset(found)
+        edges[block.id] = [] if blocked else [s for s in feasible_successors(ctx, block.id)
+                                              if isinstance(s, int) and (block.id, s) not in back]
+    reach: dict = {}
+    for component in _components_sinks_first(edges):
+        spend()
+        inside = set(component)
+        parts = [own[n] for n in component] + [reach[t] for n in component for t in edges[n] if t not in inside]
+        nonempty = {id(p): p for p in parts if p}
+        value = frozenset().union(*nonempty.values()) if len(nonempty) > 1 else \
+            next(iter(nonempty.values()), frozenset())
+        for n in component:
+            reach[n] = value
+    return reach
 
 
 def _source_order(ctx, site: SharedSite) -> tuple:

@@ -380,10 +380,10 @@ def test_test11_half_is_new_but_partial():
 def test_test14_half_is_new_and_varied():
     """test14 (built by a helper beside the one building test13, from repositories no other half holds or tried and
     dropped): 400-700 kernels of linear-programming solvers (PDHG), zero-knowledge proving (Montgomery big-integer
-    fields, NTT, multi-scalar multiplication, Poseidon/Keccak/Blake2s hashing), a cuckoo hash table and deep-learning
-    kernels without framework headers; over half of the repositories' own kernels with a block shape read from the
+    fields, NTT, multi-scalar multiplication, Poseidon/Keccak/Blake2s hashing), a cuckoo hash table, a GPU memory
+    allocator with hash tables built on it and deep-learning kernels without framework headers; over half of the repositories' own kernels with a block shape read from the
     host code (dfdx's from its Rust launch_cfg::<128>), the rest recorded unknown with the reason."""
-    mine = _new_half("test14", range(400, 701), ("linear programming", "zero-knowledge", "hash table", "deep-learning",
+    mine = _new_half("test14", range(400, 701), ("linear programming", "zero-knowledge", "hash table", "allocat", "deep-learning",
                                                  "ntt", "multi-scalar", "warp", "atomic", "shared memory"))
     toolkit = sum(1 for e in mine if e["name"].startswith(("cub::", "thrust::")))
     assert toolkit == CORPUS["halves"]["test14_toolkit_kernels"]

@@ -128,6 +128,10 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   loops around it stay put, so a warp's store at the same offset from the inner counter is at another
   slot in the inner loop's next iteration; lanes that walk the slots one apart still meet there.
   (test11's triage, ACSpGEMM's merge kernels: a warp per chunk inside the kernel's round loop.)
+* grid_stride_step.cu: a grid-stride range over an iterator compiles to a second copy of the loop for
+  a stride of 0, where a thread would spin forever; gridDim.x * blockDim.x is never 0, so no thread
+  takes that copy and a barrier after the loop is reached by all; a barrier inside the loop is not.
+  (test13's triage, after it was measured: dlib's `_cuda_inverse_norms` and five more kernels.)
 """
 
 import re
@@ -174,6 +178,7 @@ CLASSES = {
     "speculated_flag_load": ["RACE", "WARP", "SYNC"],
     "assert_bounds": ["RACE", "WARP", "SYNC"],
     "nested_induction": ["RACE", "WARP", "SYNC"],
+    "grid_stride_step": ["SYNC", "SHFL", "RACE", "WARP"],
 }
 
 

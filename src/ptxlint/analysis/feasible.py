@@ -36,3 +36,16 @@ def _may_take(ctx, src, dst) -> bool:
         return True  # a block no thread reaches by forward edges (a loop's latch): leave it alone
     taken, _ = where_predicate(reach, values, want)
     return any(t is not False for t in taken)
+
+
+def reached_controls(ctx, controls: list) -> list:
+    """The (branch block, why) controls of a block that some thread of the block may reach: a
+    branch no thread reaches under the launch shape splits nothing (the copy of a grid-stride loop
+    nvcc keeps for a step of 0, `gridDim.x * blockDim.x == 0`, where a lane would spin forever)."""
+    lanes = ctx.lanes
+    kept = []
+    for control in controls:
+        reach, _ = lanes.collect(lanes.block_active, control[0]) if isinstance(control[0], int) else ([None], None)
+        if any(r is not False for r in reach):
+            kept.append(control)
+    return kept

@@ -83,6 +83,9 @@ class LaneEvaluator:
         self.variable_symbols: dict = {}  # symbol -> variable name, for every declared variable
         self.booleans: set = set()  # symbols (and per-thread symbol bases) that hold a predicate: 0 or 1
         self.nonzero: set = set()  # symbols known not to be 0 (`x | 1`)
+        # symbol of %nctaid.x/y/z -> the block's threads along that axis: a grid has at least one
+        # block, and fewer than 2**31 threads along an axis (what a 32-bit global index assumes)
+        self.grid_extents: dict = {}
         # vectors of one unknown per thread, by key (`_opaque_per_thread`, `_canonical_per_thread`)
         self._opaque_vectors: dict = {}
         self.rotations: dict = {}  # symbol of `(c + U) mod d` -> (terms of U, d, c mod d)
@@ -1077,6 +1080,10 @@ class LaneEvaluator:
             # every launch of this shape has one block along this axis (`k<<<1, 256>>>`)
             self.one_block_axes.add(name[-1])
             return Affine([0 if name.startswith("%ctaid") else 1] * self.n)
+        if name[:-2] == "%nctaid" and name[-1] in "xyz":
+            value = self._uniform_unknown(("special", name), name)
+            self.grid_extents[single_symbol(value[0])] = dims["xyz".index(name[-1])]
+            return value
         if name.startswith(("%ctaid", "%nctaid", "%clusterid", "%nclusterid", "%cluster_", "%smid", "%nsmid",
                             "%gridid", "%dynamic_smem_size", "%total_smem_size", "%envreg")):
             return self._uniform_unknown(("special", name), name)
@@ -2022,8 +2029,8 @@ class LaneEvaluator:
             found = P.boolean_compare(cmp, x, y, self.is_boolean)
             if found is None:
                 found = self._bounded_compare(cmp, type_name, x, y)
-            if found is None and cmp in ("eq", "ne") and (y == S.ZERO and single_symbol(x) in self.nonzero
-                                                          or x == S.ZERO and single_symbol(y) in self.nonzero):
+            if found is None and cmp in ("eq", "ne") and (y == S.ZERO and self._known_nonzero(x)
+                                                          or x == S.ZERO and self._known_nonzero(y)):
                 found = P.FALSE if cmp == "eq" else P.TRUE
             if found is None:
                 found = P.strided_compare(cmp, type_name, x, y, self._boolean_opaque)
@@ -2032,6 +2039,22 @@ class LaneEvaluator:
             return found if found is not None else self._boolean_opaque(("setp", cmp, x, y))
 
         return self._lift(one, a, b)
+
+    def _known_nonzero(self, v) -> bool:
+        """Is v known not to be 0: a symbol known nonzero (`x | 1`), or the grid's blocks along an
+        axis times at most a block's threads along it (`gridDim.x * blockDim.x`, the stride of a
+        grid-stride loop: at least one thread, and no wrap below 2**31 threads)?"""
+        if v[0] != 0 or len(v[1]) != 1:
+            return False
+        symbol, coefficient = v[1][0]
+        if coefficient == 1 and symbol in self.nonzero:
+            return True
+        extent = self.grid_extents.get(symbol)
+        if extent is not None and 0 < abs(coefficient) <= extent:
+            self._note("the grid is assumed to have fewer than 2**31 threads along each axis (as a 32-bit "
+                       "global index does): gridDim times blockDim is not 0")
+            return True
+        return False
 
     def _with_bounds(self, cmp: str, type_name: Optional[str], a, b, bits: int, signed: bool) -> Optional[list]:
         """The comparison where a min/max bound decides it in some threads (`_bounded_compare`), the

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..analysis import symbolic as S
+from ..analysis.feasible import reached_controls
 from ..analysis.lane_values import Varying
 from ..analysis.uniformity import WARP
 from ..analysis.warpops import shuffle_mode, shuffle_source
@@ -115,7 +116,7 @@ def check_mask(ctx):
         if operand is None:
             continue
         block = fn.block_of(ins).id
-        controls = u.divergent_controls(block, WARP)
+        controls = reached_controls(ctx, u.divergent_controls(block, WARP))
         if not controls:
             continue  # every lane of the warp that reaches the kernel's start runs it
         mask = _known(ctx, ins, operand)

@@ -7,6 +7,7 @@ import re
 from typing import Optional
 
 from ..analysis.budget import spend
+from ..analysis.feasible import reached_controls
 from ..analysis.uniformity import BLOCK, CTA, WARP
 from ..diagnostics import Diagnostic
 from ..frontend.demangle import demangle, without_parameters
@@ -540,13 +541,14 @@ def _analyse_barriers(ctx):
             controls = u.divergent_controls(block, CTA)
             code = "SYNC004" if controls else None
         elif thread_count(barrier) is None:
-            controls = [(b, w) for b, w in u.divergent_controls(block, BLOCK) if not arms_pair_up(ctx, b)]
+            controls = [(b, w) for b, w in reached_controls(ctx, u.divergent_controls(block, BLOCK))
+                        if not arms_pair_up(ctx, b)]
             if controls:
                 exits = [b for b, _ in controls if _leaves(ctx, b, block)
                          and is_early_exit(ctx, u.branch_instruction(b), ins)]
                 code = "SYNC002" if len(exits) == len(controls) else "SYNC001"
         elif is_aligned(barrier):
-            controls = u.divergent_controls(block, WARP)
+            controls = reached_controls(ctx, u.divergent_controls(block, WARP))
             code = "SYNC003" if controls else None
         if code is not None and not _no_thread_reaches(ctx, ins):
             candidates.append((ctx.position(ins), code, ins, controls, block))

@@ -38,14 +38,38 @@ def _may_take(ctx, src, dst) -> bool:
     return any(t is not False for t in taken)
 
 
-def reached_controls(ctx, controls: list) -> list:
-    """The (branch block, why) controls of a block that some thread of the block may reach: a
-    branch no thread reaches under the launch shape splits nothing (the copy of a grid-stride loop
-    nvcc keeps for a step of 0, `gridDim.x * blockDim.x == 0`, where a lane would spin forever)."""
+def reached_controls(ctx, controls: list, block_id=None) -> list:
+    """The (branch block, why) controls of a block that can split the threads reaching it under the
+    launch shape: a branch no thread reaches splits nothing (the copy of a grid-stride loop nvcc
+    keeps for a stride of 0, `gridDim.x * blockDim.x == 0`, where a lane would spin forever), nor
+    does one whose every feasible path to the kernel's end passes `block_id` (the spinning copy was
+    the only way round it)."""
     lanes = ctx.lanes
     kept = []
     for control in controls:
-        reach, _ = lanes.collect(lanes.block_active, control[0]) if isinstance(control[0], int) else ([None], None)
-        if any(r is not False for r in reach):
-            kept.append(control)
+        branch = control[0]
+        if isinstance(branch, int):
+            reach, _ = lanes.collect(lanes.block_active, branch)
+            if not any(r is not False for r in reach):
+                continue
+            if block_id is not None and _on_every_feasible_path(ctx, branch, block_id):
+                continue
+        kept.append(control)
     return kept
+
+
+def _on_every_feasible_path(ctx, start, through) -> bool:
+    """Does every path from block `start` to the kernel's end, by edges some thread may take, pass
+    block `through`, after the branch that ends `start`? (A walk from `start`'s successors that never
+    enters `through` finds no end; `start` may be `through` itself, a loop's latch.)"""
+    seen, stack = set(), [start]
+    while stack:
+        node = stack.pop()
+        for succ in feasible_successors(ctx, node) if isinstance(node, int) else ctx.cfg.successors(node):
+            if succ == through or succ in seen:
+                continue
+            if not isinstance(succ, int):
+                return False  # the end (or a virtual edge to it), not through the block
+            seen.add(succ)
+            stack.append(succ)
+    return True

@@ -116,7 +116,7 @@ def check_mask(ctx):
         if operand is None:
             continue
         block = fn.block_of(ins).id
-        controls = reached_controls(ctx, u.divergent_controls(block, WARP))
+        controls = reached_controls(ctx, u.divergent_controls(block, WARP), block)
         if not controls:
             continue  # every lane of the warp that reaches the kernel's start runs it
         mask = _known(ctx, ins, operand)

@@ -541,14 +541,14 @@ def _analyse_barriers(ctx):
             controls = u.divergent_controls(block, CTA)
             code = "SYNC004" if controls else None
         elif thread_count(barrier) is None:
-            controls = [(b, w) for b, w in reached_controls(ctx, u.divergent_controls(block, BLOCK))
+            controls = [(b, w) for b, w in reached_controls(ctx, u.divergent_controls(block, BLOCK), block)
                         if not arms_pair_up(ctx, b)]
             if controls:
                 exits = [b for b, _ in controls if _leaves(ctx, b, block)
                          and is_early_exit(ctx, u.branch_instruction(b), ins)]
                 code = "SYNC002" if len(exits) == len(controls) else "SYNC001"
         elif is_aligned(barrier):
-            controls = reached_controls(ctx, u.divergent_controls(block, WARP))
+            controls = reached_controls(ctx, u.divergent_controls(block, WARP), block)
             code = "SYNC003" if controls else None
         if code is not None and not _no_thread_reaches(ctx, ins):
             candidates.append((ctx.position(ins), code, ins, controls, block))

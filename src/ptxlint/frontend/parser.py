@@ -531,37 +531,32 @@ MAX_THREADS_PER_BLOCK = 1024  # every architecture PTX targets
 
 
 def _rename_registers(operand, names):
-    if isinstance(operand, ir.Symbol) and operand.name in names:
-        return ir.Register(operand.name)
-    if isinstance(operand, ir.Address) and isinstance(operand.base, ir.Symbol) and operand.base.name in names:
-        return ir.Address(ir.Register(operand.base.name), operand.offset)
-    if isinstance(operand, ir.VectorOperand):
-        return ir.VectorOperand(tuple(_rename_registers(e, names) for e in operand.elements))
-    if isinstance(operand, ir.PairOperand):
-        return ir.PairOperand(_rename_registers(operand.first, names), _rename_registers(operand.second, names))
-    if isinstance(operand, ir.Negated):
-        return ir.Negated(_rename_registers(operand.operand, names))
-    if isinstance(operand, ir.TextureAddress):
-        return ir.TextureAddress(tuple(_rename_registers(p, names) for p in operand.parts))
-    return operand
+    """The operand with inline asm's registers (declared without '%', parsed as Symbols) as Registers."""
+    return _map_names(operand, lambda r: ir.Register(r.name) if isinstance(r, ir.Symbol) and r.name in names else None)
 
 
 def _rename_scoped(operand, renamed: dict):
-    """The operand with the registers of a closed scope (name -> its own name) renamed."""
-    if isinstance(operand, (ir.Register, ir.Symbol)):  # (inline asm's registers have no '%': Symbols yet)
-        new = renamed.get(operand.name)
-        return operand if new is None else ir.Register(new)
-    if isinstance(operand, ir.Address) and isinstance(operand.base, (ir.Register, ir.Symbol)) \
-            and operand.base.name in renamed:
-        return ir.Address(_rename_scoped(operand.base, renamed), operand.offset)
+    """The operand with the registers of a closed scope (name -> its own name) renamed (inline asm's
+    registers have no '%': they are still Symbols then)."""
+    return _map_names(operand, lambda r: ir.Register(renamed[r.name]) if r.name in renamed else None)
+
+
+def _map_names(operand, change):
+    """The operand with each Register or Symbol for which `change` gives a Register replaced by it, in an
+    address's base, a vector's elements, a pair, a negation or a texture address too."""
+    if isinstance(operand, (ir.Register, ir.Symbol)):
+        return change(operand) or operand
+    if isinstance(operand, ir.Address) and isinstance(operand.base, (ir.Register, ir.Symbol)):
+        base = change(operand.base)
+        return operand if base is None else ir.Address(base, operand.offset)
     if isinstance(operand, ir.VectorOperand):
-        return ir.VectorOperand(tuple(_rename_scoped(e, renamed) for e in operand.elements))
+        return ir.VectorOperand(tuple(_map_names(e, change) for e in operand.elements))
     if isinstance(operand, ir.PairOperand):
-        return ir.PairOperand(_rename_scoped(operand.first, renamed), _rename_scoped(operand.second, renamed))
+        return ir.PairOperand(_map_names(operand.first, change), _map_names(operand.second, change))
     if isinstance(operand, ir.Negated):
-        return ir.Negated(_rename_scoped(operand.operand, renamed))
+        return ir.Negated(_map_names(operand.operand, change))
     if isinstance(operand, ir.TextureAddress):
-        return ir.TextureAddress(tuple(_rename_scoped(p, renamed) for p in operand.parts))
+        return ir.TextureAddress(tuple(_map_names(p, change) for p in operand.parts))
     return operand
 
 

@@ -388,17 +388,22 @@ def _reach_from_block_starts(ctx, scan, back: dict) -> dict:
             own[(block.id, crossed)] = frozenset((m, crossed) for m in found)
             edges[(block.id, crossed)] = [(s, _crossing(crossed, back[(block.id, s)]) if (block.id, s) in back
                                            else crossed) for s in succs]
+    return _closure(edges, own)
+
+
+def _closure(edges: dict, own: dict) -> dict:
+    """node -> the union of `own` over the nodes it reaches by `edges` (itself included): by strongly
+    connected components, sinks first, so each node's set is built once from its successors'."""
     reach: dict = {}
     for component in _components_sinks_first(edges):
         spend()
         inside = set(component)
-        parts = [own[state] for state in component]
-        parts += [reach[t] for state in component for t in edges[state] if t not in inside]
+        parts = [own[n] for n in component] + [reach[t] for n in component for t in edges[n] if t not in inside]
         nonempty = {id(p): p for p in parts if p}
         value = frozenset().union(*nonempty.values()) if len(nonempty) > 1 else \
             next(iter(nonempty.values()), frozenset())
-        for state in component:
-            reach[state] = value
+        for n in component:
+            reach[n] = value
     return reach
 
 
@@ -488,8 +493,8 @@ def _add_same_interval(ctx, sites: list, out: dict, stops: dict, scan, warp_leve
 def _forward_reach(ctx, scan, back: set) -> dict:
     """block -> the sites a walk entering it at its start reaches before a barrier without taking a
     loop's back edge; by strongly connected components (without back edges only an irreducible
-    loop has more than one block), sinks first, so each block's set is built once from its
-    successors' (a walk per start block made kernels of thousands of blocks quadratic)."""
+    loop has more than one block), `_closure`, so each block's set is built once from its successors'
+    (a walk per start block made kernels of thousands of blocks quadratic)."""
     fn = ctx.function
     edges: dict = {}
     own: dict = {}
@@ -499,17 +504,7 @@ def _forward_reach(ctx, scan, back: set) -> dict:
         own[block.id] = frozenset(found)
         edges[block.id] = [] if blocked else [s for s in feasible_successors(ctx, block.id)
                                               if isinstance(s, int) and (block.id, s) not in back]
-    reach: dict = {}
-    for component in _components_sinks_first(edges):
-        spend()
-        inside = set(component)
-        parts = [own[n] for n in component] + [reach[t] for n in component for t in edges[n] if t not in inside]
-        nonempty = {id(p): p for p in parts if p}
-        value = frozenset().union(*nonempty.values()) if len(nonempty) > 1 else \
-            next(iter(nonempty.values()), frozenset())
-        for n in component:
-            reach[n] = value
-    return reach
+    return _closure(edges, own)
 
 
 def _source_order(ctx, site: SharedSite) -> tuple:

@@ -9,6 +9,7 @@ branch is known to go the other way. Unknown conditions keep their edges.
 
 from __future__ import annotations
 
+from .budget import spend
 from .lane_values import where_predicate
 
 
@@ -64,6 +65,7 @@ def _on_every_feasible_path(ctx, start, through) -> bool:
     enters `through` finds no end; `start` may be `through` itself, a loop's latch.)"""
     seen, stack = set(), [start]
     while stack:
+        spend()
         node = stack.pop()
         for succ in feasible_successors(ctx, node) if isinstance(node, int) else ctx.cfg.successors(node):
             if succ == through or succ in seen:

@@ -2111,7 +2111,7 @@ class LaneEvaluator:
         path out, cfg.pruned_edges), and an aborted launch's accesses are not the program's. Only a
         comparison of one shared unknown (plus a constant) with a known value is read, as a bound
         like min(n, 64)'s (`_bounded_compare`)."""
-        from ..frontend.sourcemap import user_location
+        from ..frontend.sourcemap import user_line
 
         self._facts_read = True
         cfg = self.ctx.cfg
@@ -2147,8 +2147,7 @@ class LaneEvaluator:
                     bound = ("min", k - c - 1) if holds else ("max", k - c)
                 else:  # k < u + c, or k >= u + c
                     bound = ("max", k - c + 1) if holds else ("min", k - c)
-                loc = user_location(branch.loc)
-                where = f"line {loc.line}" if loc is not None and loc.line > 0 else f"PTX line {branch.ptx_line}"
+                where = user_line(branch)
                 name = self.table.origin.get(unknown[1][0][0], "a shared value")
                 why = (f"the kernel's check at {where} holds in every launch that does not abort there: "
                        f"{name} is at {'most' if bound[0] == 'min' else 'least'} {bound[1]}")

@@ -314,7 +314,7 @@ def fails_assertion(ctx) -> Optional[str]:
     `pruned_edges`); here each is asked whether every thread of the block takes it. None when some
     thread may get past every assertion."""
     from .lane_values import where_predicate
-    from ..frontend.sourcemap import user_location
+    from ..frontend.sourcemap import user_line
 
     lanes, cfg = ctx.lanes, ctx.cfg
     for src, dst, cond in cfg.pruned_edges:
@@ -327,8 +327,7 @@ def fails_assertion(ctx) -> Optional[str]:
             taken, _ = where_predicate(reach, values, cond[1])
             if any(t is not True for t in taken):
                 continue
-        loc = user_location(branch.loc)
-        where = f"line {loc.line}" if loc is not None and loc.line > 0 else f"PTX line {branch.ptx_line}"
+        where = user_line(branch)
         if _asserts(ctx, dst):
             return f"every thread fails the assertion at {where}"
         return f"every thread reaches a trap at {where}"

@@ -59,7 +59,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..frontend.ir import Immediate, Instruction, PairOperand, Register, Symbol, registers_in
-from ..frontend.sourcemap import user_location
+from ..frontend.sourcemap import user_line
 from . import symbolic as S
 from .budget import spend
 from .cfg import ENTRY, EXIT
@@ -85,11 +85,6 @@ _ORDERED_LOAD_QUALIFIERS = ("volatile", "relaxed", "acquire", "mmio")
 
 def _level(level) -> int:
     return LEVEL_NAMES[level] if isinstance(level, str) else int(level)
-
-
-def _line(ins: Instruction) -> str:
-    loc = user_location(ins.loc)
-    return f"line {loc.line}" if loc is not None and loc.line > 0 else f"PTX line {ins.ptx_line}"
 
 
 class UniformityAnalysis:
@@ -248,7 +243,7 @@ class UniformityAnalysis:
                     if lvl > best:
                         branch = self._branches[b]
                         best = lvl
-                        why = f"the branch at {_line(branch)} ({self._raw_branch_origin(b)})"
+                        why = f"the branch at {user_line(branch)} ({self._raw_branch_origin(b)})"
         return best, why
 
     def _alike_classes(self, defs: tuple) -> dict:
@@ -369,42 +364,42 @@ class UniformityAnalysis:
         per_dest = {}
         if op == "match" and "all" in ins.modifiers:
             # match.all: the mask (or 0) and its predicate are the same in every lane of the warp
-            value = (BLOCK, f"the {ins.opcode} result at {_line(ins)} (one value per warp)")
+            value = (BLOCK, f"the {ins.opcode} result at {user_line(ins)} (one value per warp)")
         elif is_barrier_reduction(ins):
             # __syncthreads_or/and/count: the block-wide result is the same in every thread of the block
-            value = (CTA, f"the {ins.opcode} result at {_line(ins)} (one value per block)")
+            value = (CTA, f"the {ins.opcode} result at {user_line(ins)} (one value per block)")
         elif op == "atom" and self._reads_unwritten_memory(ins):
             # `atomicAdd(&n, 0)` of a word this kernel never writes: a load (every thread reads the
             # value the launch started with), as uniform as its address
             value = self._load_level(ins, dests)
         elif op in ("atom", "call", "match", "mma", "wgmma", "tcgen05", "suld", "tld4", "ldmatrix") or \
                 (op == "mbarrier" and any(m in ins.modifiers for m in ("try_wait", "test_wait"))):
-            value = (WARP, f"the {ins.opcode} result at {_line(ins)}")
+            value = (WARP, f"the {ins.opcode} result at {user_line(ins)}")
         elif op in ("ld", "ldu"):
             value = self._load_level(ins, dests)
         elif op == "shfl":
             value = self._sources_level(ins, srcs[:1])
             if value[0] == WARP and self._broadcasts(ins):
-                value = (BLOCK, f"the value that {ins.opcode} at {_line(ins)} broadcasts from one lane of each warp")
+                value = (BLOCK, f"the value that {ins.opcode} at {user_line(ins)} broadcasts from one lane of each warp")
             first = ins.operands[0]
             if isinstance(first, PairOperand):
                 for reg in registers_in(first.second):
-                    per_dest[reg.name] = (WARP, f"the in-range predicate of the {ins.opcode} at {_line(ins)}")
+                    per_dest[reg.name] = (WARP, f"the in-range predicate of the {ins.opcode} at {user_line(ins)}")
         elif op in ("vote", "activemask", "redux", "elect"):
             src = self._sources_level(ins, srcs)
             if op == "vote" and "ballot" not in ins.modifiers:
                 value = (min(src[0], BLOCK), src[1]) if src[0] else src
             else:
-                value = (max(BLOCK, min(src[0], BLOCK)), f"the {ins.opcode} result at {_line(ins)} (one value per warp)")
+                value = (max(BLOCK, min(src[0], BLOCK)), f"the {ins.opcode} result at {user_line(ins)} (one value per warp)")
             if op == "elect":
                 first = ins.operands[0]
                 if isinstance(first, PairOperand):
                     for reg in registers_in(first.second):
-                        per_dest[reg.name] = (WARP, f"the elected-lane predicate of {ins.opcode} at {_line(ins)}")
+                        per_dest[reg.name] = (WARP, f"the elected-lane predicate of {ins.opcode} at {user_line(ins)}")
         elif op == "mov" and len(ins.operands) > 1 and isinstance(ins.operands[1], Register) \
                 and ins.operands[1].is_special:
             lvl, name = self._special(ins.operands[1])
-            value = (lvl, f"{name} via {dests[0].source_name} at {_line(ins)}" if lvl else None)
+            value = (lvl, f"{name} via {dests[0].source_name} at {user_line(ins)}" if lvl else None)
         else:
             value = self._sources_level(ins, srcs)
             if value[0] > CTA and op in _COMMUTATIVE_OPS and len(srcs) == 2 and ins.guard is None:
@@ -434,7 +429,7 @@ class UniformityAnalysis:
         if invariance.one_value_per_block(bits):
             return CTA, None
         if invariance.one_value_per_warp(bits) and value[0] > BLOCK:
-            return BLOCK, f"the xor-butterfly reduction at {_line(ins)} (one value per warp)"
+            return BLOCK, f"the xor-butterfly reduction at {user_line(ins)} (one value per warp)"
         return value
 
     def _cancelled_level(self, ins: Instruction, dest: Register, value: tuple) -> tuple:
@@ -445,7 +440,7 @@ class UniformityAnalysis:
         if self._thread_bits.one_value_per_block(bits):
             return CTA, None
         if self._thread_bits.one_value_per_warp(bits):
-            return BLOCK, f"{value[1]}, divided down to one value per warp at {_line(ins)}"
+            return BLOCK, f"{value[1]}, divided down to one value per warp at {user_line(ins)}"
         return value
 
     @property
@@ -488,7 +483,7 @@ class UniformityAnalysis:
         return self._use_level(ins, defs, reg.name)
 
     def _load_level(self, ins: Instruction, dests: tuple) -> tuple:
-        where = _line(ins)
+        where = user_line(ins)
         mem = ins.memory_operand()
         if ins.space == "param":
             name = mem.base.name if mem is not None and isinstance(mem.base, Symbol) else None
@@ -623,7 +618,7 @@ class UniformityAnalysis:
     def _explain(self, branch: Optional[Instruction], why: Optional[str]) -> Optional[str]:
         if branch is None or why is None:
             return why
-        return f"the branch at {_line(branch)} {why}"
+        return f"the branch at {user_line(branch)} {why}"
 
 
 

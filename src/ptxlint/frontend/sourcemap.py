@@ -29,6 +29,12 @@ def user_location(loc: Optional[SourceLocation]) -> Optional[SourceLocation]:
     return loc.outermost() if loc is not None else None
 
 
+def user_line(ins: Instruction) -> str:
+    """`line N` of the instruction's place in the user's own files, or `PTX line N` where it has none."""
+    loc = user_location(ins.loc)
+    return f"line {loc.line}" if loc is not None and loc.line > 0 else f"PTX line {ins.ptx_line}"
+
+
 def wholly_in_toolkit(function) -> bool:
     """Every source line of `function`, along each inlined-at chain, is in a CUDA toolkit header: a
     CUB or Thrust kernel instantiated by a call in the user's code, with none of the user's code

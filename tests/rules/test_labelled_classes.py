@@ -132,6 +132,10 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   a stride of 0, where a thread would spin forever; gridDim.x * blockDim.x is never 0, so no thread
   takes that copy and a barrier after the loop is reached by all; a barrier inside the loop is not.
   (test13's triage, after it was measured: dlib's `_cuda_inverse_norms` and five more kernels.)
+* whole_warp_test.cu: a full-mask intrinsic under the kernel's own test that all 32 lanes are active
+  (`__activemask() == 0xffffffff`, cooperative groups' `size() == 32` over a coalesced or labelled
+  group) is run by the whole warp, whatever split lanes before the mask was read; a lane test after
+  it, or a test of 16 lanes, still splits. (test14's triage, after it was measured: gallatin's malloc.)
 """
 
 import re
@@ -179,6 +183,7 @@ CLASSES = {
     "assert_bounds": ["RACE", "WARP", "SYNC"],
     "nested_induction": ["RACE", "WARP", "SYNC"],
     "grid_stride_step": ["SYNC", "SHFL", "RACE", "WARP"],
+    "whole_warp_test": ["SHFL", "SYNC"],
 }
 
 

@@ -9,6 +9,7 @@ from ..analysis.feasible import reached_controls
 from ..analysis.lane_values import Varying
 from ..analysis.uniformity import WARP
 from ..analysis.warpops import shuffle_mode, shuffle_source
+from ..analysis.whole_warp import decided_by_full_mask, whole_warp_guard
 from ..frontend.ir import Immediate, Instruction, Register
 from .registry import RuleDoc, register
 from .sync import _leaves, diagnostic, exit_bound, in_loop_exit, is_early_exit, launches_rule_out, where
@@ -72,7 +73,10 @@ from lane-dependent inputs: a shuffle from one lane (`__shfl_sync(mask, v, 0)`),
 `__reduce_*_sync`, `__match_all_sync`, `__ffs`/`__popc` of a ballot; nor does one on a value that is
 one per warp for the block shape: a row `(blockIdx.x * blockDim.x + threadIdx.x) / 32` (the index is
 assumed not to overflow an `int`), a count read at one address per warp (`counts[threadIdx.x / 32]`),
-a loop bound rounded up to whole warps. Intrinsics whose mask is only known at run time are counted
+a loop bound rounded up to whole warps. Under the kernel's own test that every lane is active
+(`__activemask() == 0xffffffff`, or cooperative groups' `size() == 32` over a coalesced or
+`labeled_partition` group), a full-mask intrinsic is run by the whole warp, whatever decided
+earlier which lanes get there. Intrinsics whose mask is only known at run time are counted
 as not checked. After an early return that tests the index against a kernel parameter
 (`if (i >= n) return;`) the finding is a warning that says when lanes leave (`n % 32 != 0`, in the
 warp where n falls): a host that keeps n a multiple of the warp's span never splits a warp there.
@@ -119,6 +123,9 @@ def check_mask(ctx):
         controls = reached_controls(ctx, u.divergent_controls(block, WARP), block)
         if not controls:
             continue  # every lane of the warp that reaches the kernel's start runs it
+        controls = _after_whole_warp_test(ctx, block, controls)
+        if not controls:
+            continue  # under the kernel's own test that all 32 lanes are here (cooperative groups)
         mask = _known(ctx, ins, operand)
         if mask is None:
             ctx.not_checked["SHFL001"] += 1  # computed at run time (__activemask(), a ballot): not checked
@@ -179,6 +186,20 @@ def check_mask(ctx):
         yield diagnostic(ctx, "SHFL001", severity, ins, message, extra, fix,
                          {"mask": mask, "branch_line": ctx.position(u.branch_instruction(branch_block))[1]
                           if branch_block is not None else None})
+
+
+def _after_whole_warp_test(ctx, block, controls: list) -> list:
+    """The controls left when the block runs only under a test that every lane of the warp was active
+    at an earlier `activemask` (`coalesced_group::size() == 32`): the branches that decided whether
+    a lane got to that point split nothing on this path, nor does the test itself, nor a later one
+    on that full mask alone (`size() < 2`)."""
+    found = whole_warp_guard(ctx, block)
+    if found is None:
+        return controls
+    guard, point, full = found
+    before = ctx.uniformity.controls(ctx.function.block_of(point).id)
+    return [c for c in controls if c[0] != guard and c[0] not in before
+            and not (isinstance(c[0], int) and decided_by_full_mask(ctx, c[0], full))]
 
 
 def _reads_from_exited_lanes(ctx, ins: Instruction, active: list) -> bool:

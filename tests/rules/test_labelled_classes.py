@@ -136,6 +136,10 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   (`__activemask() == 0xffffffff`, cooperative groups' `size() == 32` over a coalesced or labelled
   group) is run by the whole warp, whatever split lanes before the mask was read; a lane test after
   it, or a test of 16 lanes, still splits. (test14's triage, after it was measured: gallatin's malloc.)
+* grid_sync_axes.cu: cooperative groups' grid barrier reads blockIdx.y and .z only for its own arrival
+  counter (at an address from %envreg): a kernel whose work uses blockIdx.x alone is not compared
+  across blocks that differ in y; one that stores a value made from blockIdx.y still is. (A probe of
+  our own, written for the class "a 1-D kernel compared along y" of the earlier halves.)
 """
 
 import re
@@ -184,6 +188,7 @@ CLASSES = {
     "nested_induction": ["RACE", "WARP", "SYNC"],
     "grid_stride_step": ["SYNC", "SHFL", "RACE", "WARP"],
     "whole_warp_test": ["SHFL", "SYNC"],
+    "grid_sync_axes": ["RACE", "WARP", "SYNC"],
 }
 
 

@@ -131,12 +131,55 @@ def _polled(ctx, ins) -> bool:
 
 
 def _block_dims_read(ctx) -> set:
-    dims = set()
-    for ins in ctx.function.instructions:
-        for op in ins.operands:
-            if isinstance(op, Register) and op.name.startswith("%ctaid."):
-                dims.add(op.name[-1])
-    return dims
+    """The axes of blockIdx the kernel's work depends on: those whose `%ctaid` reaches an address,
+    a stored value or a branch. A read that reaches only the runtime's own words does not count:
+    cooperative groups' grid barrier (`this_grid().sync()`) adds blockIdx.x + .y + .z into its
+    arrival counter, which lives at an address made from `%envreg`, in any kernel that calls it;
+    such a kernel is no more 2-D than one that does not."""
+    fn = ctx.function
+    read = {op.name for ins in fn.instructions for op in ins.operands
+            if isinstance(op, Register) and op.name.startswith("%ctaid.")}
+    if not read:
+        return set()
+    runtime = _flowing_from(fn, lambda name: name.startswith("%envreg"), set())
+    return {name[-1] for name in read if _reaches_work(fn, name, runtime)}
+
+
+_MEMORY_OPS = ("ld", "ldu", "st", "atom", "red", "cp", "prefetch", "tex", "suld", "sust")
+
+
+def _flowing_from(fn, start, runtime: set) -> set:
+    """Registers whose value derives from a register `start` accepts, by name across the function
+    (a loaded value is not followed through memory; nothing read at a `runtime` address is)."""
+    tainted: set = set()
+    changed = True
+    while changed:
+        changed = False
+        for ins in fn.instructions:
+            if ins.op in _MEMORY_OPS and _at_runtime_word(ins, runtime):
+                continue
+            if any(start(r.name) or r.name in tainted for r in ins.sources()):
+                for r in ins.destinations():
+                    if r.name not in tainted:
+                        tainted.add(r.name)
+                        changed = True
+    return tainted
+
+
+def _at_runtime_word(ins, runtime: set) -> bool:
+    address = ins.memory_operand()
+    return address is not None and isinstance(address.base, Register) and address.base.name in runtime
+
+
+def _reaches_work(fn, name: str, runtime: set) -> bool:
+    """Does `name` reach a branch, or an address or value of a memory access outside the runtime's words?"""
+    tainted = _flowing_from(fn, lambda r: r == name, runtime) | {name}
+    for ins in fn.instructions:
+        if not any(r.name in tainted for r in ins.sources()):
+            continue
+        if ins.is_branch or ins.op in _MEMORY_OPS and not _at_runtime_word(ins, runtime):
+            return True
+    return False
 
 
 class _Terms:
@@ -782,7 +825,9 @@ Threads of one store whose reach hangs on the kernel's own state are no witnesse
 thread whose `atomicCAS` on a status word wins writes the error record. Blocks
 are compared only along grid dimensions the launches found in the host code may span: none for a
 `<<<1, 512>>>` launch, only x for an integer grid (`<<<n / 256, 256>>>`); with no launch found,
-the finding says it holds when the kernel is launched with more than one block. Paths
+the finding says it holds when the kernel is launched with more than one block, and blocks are
+compared along an axis only when the kernel's work reads blockIdx on it (an address, a stored value
+or a branch; cooperative groups' grid barrier reading blockIdx.y for its own counter does not count). Paths
 that no thread of the launched block takes (a loop skipped only when `blockDim.x / 2 == 0`) do not
 pair accesses around the barriers they avoid. Accesses inside one spin lock's critical section
 (after `while (atomicCAS(lock, 0, 1) != 0);`, before `atomicExch(lock, 0)` on the same word) are

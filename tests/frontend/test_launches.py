@@ -477,7 +477,7 @@ def template_pair():
 
 
 @pytest.mark.parametrize("mangled, expected", [
-    ("_ZN4blas5scaleIfLi256EEEvPT_S1_i", [(29, (256, 1, 1))]),  # scale<float, 256>; not blockFor(8)
+    ("_ZN4blas5scaleIfLi256EEEvPT_S1_i", [(29, (256, 1, 1)), (34, (256, 1, 1))]),  # and scale<float, blockFor(8)>
     ("_ZN4blas5scaleIfLi128EEEvPT_S1_i", [(30, (128, 1, 1))]),
     ("_ZN4blas5scaleIiLi256EEEvPT_S1_i", [(31, (256, 1, 1))]),  # written 256u
     ("_ZN4blas5scaleI6__halfLi64EEEvPT_S2_i", [(32, (64, 1, 1))]),  # written half
@@ -494,12 +494,12 @@ def test_launches_match_their_template_instance(template_pair, mangled, expected
     assert [(l.line, l.block) for l in launches_for_function(mangled, found)] == expected
 
 
-def test_every_instance_in_the_ptx_has_its_launch_and_the_unreadable_one_has_none(template_pair):
+def test_every_instance_in_the_ptx_has_its_launch_and_every_launch_its_instance(template_pair):
     found, kernels = template_pair
     matched = {id(l) for name in kernels for l in launches_for_function(name, found)}
     unmatched = [l for l in found if id(l) not in matched]
-    # blockFor(8) is 256 when compiled, but ptxlint cannot evaluate it: applied to no instance
-    assert [(l.line, l.template_args) for l in unmatched] == [(34, ("float", "blockFor(8)"))]
+    # blockFor(8), a constexpr function that returns one expression, is evaluated: 256
+    assert [(l.line, l.template_args) for l in unmatched] == []
 
 
 def test_matching_is_strict_when_unsure():
@@ -710,6 +710,50 @@ def test_a_launch_in_another_unit_that_includes_the_kernels_header():
     assert "scan_tiles: 32x1x1 (from the launch at tests/frontend/data/launches/other_unit/entry.cu:7)" in r.stdout
     r = run_cli("check", "--no-cache", str(unit / "scan_kernels.sm_90.ptx"), cwd=REPO)
     assert r.returncode == 0 and "RACE001" not in r.stdout, r.stdout
+
+
+def test_a_launch_in_a_nearby_folder_through_a_header_with_hips_launch_macro():
+    """relax is defined in kernels/ and launched from drivers/step.cu, which includes the kernel's
+    header only through its own step.cuh, with `hipLaunchKernelGGL(relax, grid, block, 0, 0, ...)`
+    as portable code writes it: ptxlint finds that launch (one warp, TPB from common/config.h) and
+    does not report the race between warps that a block of 64 threads would have."""
+    ptx = DATA / "nearby_unit" / "kernels" / "relax_kernels.sm_90.ptx"
+    r = run_cli("launches", str(ptx), cwd=REPO)
+    assert r.returncode == 0, r.stderr
+    assert "relax: 32x1x1 (from the launch at tests/frontend/data/launches/nearby_unit/drivers/step.cu:4)" in r.stdout
+    r = run_cli("check", "--no-cache", str(ptx), cwd=REPO)
+    assert r.returncode == 0 and "RACE001" not in r.stdout, r.stdout
+
+
+def test_a_block_from_a_host_function_that_returns_one_expression():
+    """`blocksize(N)` whose body is `return BLOCKSIZE;`, a constexpr of its parameter, and one calling
+    another are read; a function that does more than return, or whose parameter the call passes at
+    run time, is not, and the launch says why."""
+    src = """#define BLOCKSIZE 1024
+static int blocksize(long N) { return BLOCKSIZE; }
+constexpr int warps_to_threads(int warps) { return 32 * warps; }
+static int nested(int w) { return warps_to_threads(w) / 2; }
+static int computed(long n) { int w = (n + 31) / 32; return w < 4 ? 32 * w : 128; }
+__global__ void k(float *x);
+void run(float *x, long N, int w) {
+    k<<<1, blocksize(N)>>>(x);
+    k<<<1, warps_to_threads(4)>>>(x);
+    k<<<1, dim3(nested(8), 2)>>>(x);
+    k<<<1, computed(N)>>>(x);
+    k<<<1, warps_to_threads(w)>>>(x);
+}"""
+    assert shapes(src) == {8: (1024, 1, 1), 9: (128, 1, 1), 10: (128, 2, 1), 11: None, 12: None}
+    found = {l.line: l for l in launches(src)}
+    assert "`computed` does more than return one expression" in found[11].unknown_because
+    assert "the argument for `warps` of `warps_to_threads`" in found[12].unknown_because
+
+
+def test_hips_launch_macro_gives_the_block_and_the_arguments():
+    src = ("#define N 4096\n__global__ void k(float *x, int n);\n"
+           "void r(float *x) { hipLaunchKernelGGL(k, dim3(N / 128), dim3(128), 0, 0, x, N); }\n")
+    launch = only(src)
+    assert launch.block == (128, 1, 1) and launch.grid == (32, 1, 1)
+    assert launch.call_arguments[1] == 4096 and launch.how == "hipLaunchKernelGGL"
 
 
 def test_a_ptx_whose_translation_unit_includes_the_launching_host_code():

@@ -5,7 +5,8 @@ A `.cu` checked directly is its own host code. A `.ptx` names its sources in `.f
 among them (never the toolkit's), that exist here, are read for the launches of its kernels.
 nvcc names only files with device code, so a `main.cu` that `#include`s `kernels.cuh` (or
 `kernels.cu`) and holds only the launches is not among them: the `.cu` files beside a named
-source, or beside the `.ptx`, that `#include` a named source by its file name are read too.
+source, or beside the `.ptx`, and then in the folders near it, that `#include` a named source by
+its file name (directly or through a header of their own) are read too.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ _FILE_DIRECTIVE = re.compile(r'^\s*\.file\s+(\d+)\s+"([^"\n\x00]*)"', re.MULTILI
 
 
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"\n]+)[>"]', re.MULTILINE)
-MAX_INCLUDER_CANDIDATES = 200  # `.cu` files looked at per directory for `#include`s of a named source
+_INCLUDE_QUOTED = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.MULTILINE)
+MAX_INCLUDER_CANDIDATES = 200  # `.cu` files looked at for `#include`s of a named source (beside it, then near it)
 
 
 def _read_text(path: str) -> Optional[str]:
@@ -91,26 +93,65 @@ def include_dirs_of(sources: Iterable[str]) -> list:
 
 
 def _including_sources(named: list, checked_path: str, read: Callable) -> list:
-    """The `.cu` files beside a named source or beside the checked file that `#include` a named
-    source's file name or a header of a named `.cu`'s name (`scan.h` for `scan.cu`)."""
+    """The `.cu` files that `#include` a named source's file name or a header of a named `.cu`'s
+    name (`scan.h` for `scan.cu`), directly or through one header of their own (`ops.cu` includes
+    `ops.cuh`, which includes `kernels.cuh`): first those beside a named source or the checked file,
+    then those in the folders near a named source (its parent's subtree, as caller_sources looks:
+    `integrators/run.cu` including `../hydro/hydro.h`), MAX_INCLUDER_CANDIDATES at most."""
     names = {os.path.basename(p) for p in named}
     stems = {os.path.splitext(os.path.basename(p))[0] for p in named if p.endswith(".cu")}
     folders = list(dict.fromkeys([os.path.dirname(os.path.abspath(p)) for p in named]
                                  + [os.path.dirname(os.path.abspath(checked_path))]))
-    out = []
+    candidates = []
     for folder in folders:
         try:
             entries = sorted(e for e in os.listdir(folder) if e.endswith(".cu"))[:MAX_INCLUDER_CANDIDATES]
         except OSError:
             continue
-        for entry in entries:
-            path = os.path.join(folder, entry)
-            if entry in names or not is_trusted(path):
-                continue
-            included = _included_names(path) if read is _read_text else _names_included_by(read(path))
-            if any(_declares(name, names, stems) for name in included):
-                out.append(path)
+        candidates.extend(os.path.join(folder, entry) for entry in entries)
+    for source in named[:1]:
+        candidates.extend(p for p in _nearby_files(source)[0] if p.endswith(".cu"))
+    out, seen = [], set()
+    for path in candidates:
+        key = os.path.abspath(path)
+        if key in seen or os.path.basename(path) in names and key in {os.path.abspath(n) for n in named}:
+            continue
+        seen.add(key)
+        if len(seen) > MAX_INCLUDER_CANDIDATES:
+            break
+        if not is_trusted(path):
+            continue
+        if any(_declares(name, names, stems) for name in _includes_through_headers(path, read)):
+            out.append(path)
     return out
+
+
+def _includes_through_headers(path: str, read: Callable) -> set:
+    """The file names `path` includes, and those its own included headers include (one level; a
+    header found relative to `path`'s folder, inside the boundary)."""
+    spend()
+    if read is _read_text:
+        direct, relatives = _included_names(path), _included_paths(path)
+    else:
+        text = read(path)
+        direct, relatives = _names_included_by(text), _paths_included_by(text)
+    found = set(direct)
+    for relative in relatives:
+        header = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(path)), relative))
+        if not header.endswith(HEADER_SUFFIXES) or not is_trusted(header) or not os.path.isfile(header):
+            continue
+        found |= _included_names(header) if read is _read_text else _names_included_by(read(header))
+    return found
+
+
+def _paths_included_by(text: Optional[str]) -> tuple:
+    """The `#include "..."` paths of a source, as written."""
+    return tuple(_INCLUDE_QUOTED.findall(text)) if text else ()
+
+
+@functools.lru_cache(maxsize=4096)
+def _included_paths(path: str) -> tuple:
+    return _paths_included_by(_read_text(path))
 
 
 def _names_included_by(text: Optional[str]) -> frozenset:

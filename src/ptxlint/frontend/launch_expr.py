@@ -74,21 +74,22 @@ def tokens_text(tokens) -> str:
     return " ".join(t.text for t in tokens)
 
 
-def evaluate_tokens(tokens, lookup, factors: bool = False):
+def evaluate_tokens(tokens, lookup, factors: bool = False, call=None):
     """Value of the expression made of `tokens`; `lookup(name)` gives a name's value or raises
     Unknown. A token that carries a doubt (see cpp_preprocess) makes the value unknown. With
     `factors`, an operand that is not a compile-time value is some integer (`Multiple(1)`), so
-    `atoi(s) * 64` is a Multiple(64)."""
+    `atoi(s) * 64` is a Multiple(64). `call(name, arguments)` gives the value of a call of a
+    function by its name (arguments evaluated, Unknown where not known) or raises Unknown."""
     for t in tokens:
         if t.doubt:
             raise Unknown(t.doubt)
     if not tokens:
         raise Unknown("empty expression")
-    return evaluate_text(tokens_text(tokens), lookup, factors)
+    return evaluate_text(tokens_text(tokens), lookup, factors, call)
 
 
-def evaluate_text(text: str, lookup, factors: bool = False):
-    return Evaluator(lookup, factors).eval(parse_expression(text))
+def evaluate_text(text: str, lookup, factors: bool = False, call=None):
+    return Evaluator(lookup, factors, call).eval(parse_expression(text))
 
 
 def parse_int_literal(text: str) -> int:
@@ -133,9 +134,10 @@ def _int(v, what="value"):
 class Evaluator:
     """Evaluates a parse tree of launch.lark with a name lookup."""
 
-    def __init__(self, lookup, factors: bool = False):
+    def __init__(self, lookup, factors: bool = False, call=None):
         self.lookup = lookup
         self.factors = factors  # operands that are not values read as Multiple(1) (evaluate_tokens)
+        self.call = call  # name, arguments -> the value of a call of the host code's own function
 
     def eval(self, tree):
         if isinstance(tree, Token):
@@ -293,6 +295,8 @@ class Evaluator:
                 return min(args) if name.endswith("min") else max(args)
         if name in ("dim3", "make_uint3", "make_int3"):
             return to_dim3(self._args(c[1]), f"{name}(...)")
+        if name is not None and self.call is not None:
+            return self.call(name, self._lazy_args(c[1]))
         raise Unknown(f"the value of a call to `{name or 'a function'}`")
 
     def _member(self, c):

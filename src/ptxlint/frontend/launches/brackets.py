@@ -78,6 +78,16 @@ class Brackets:
             k += 1
         return out
 
+    def _kernel_call_args(self, call) -> list:
+        """[(s, e)] of the kernel's arguments in a launch: `call` is the index of the `(` after
+        `k<<<...>>>`, or (index of an API call's `(`, how many of its arguments come before the
+        kernel's own: 5 for `hipLaunchKernelGGL(k, grid, block, shared, stream, args...)`)."""
+        if isinstance(call, tuple):
+            start, skip = call
+            return self._split_commas(start + 1, self._close(start), angles=True)[skip:]
+        close = self._close(call)
+        return self._split_commas(call + 1, close, angles=True) if close > call + 1 else []
+
     def _split_commas(self, start, end, angles=False):
         """[(s, e)] of the top-level comma-separated pieces of start..end."""
         parts = []

@@ -17,6 +17,9 @@ LAUNCH_APIS = {
     "cudaLaunchCooperativeKernel": "cudaLaunchCooperativeKernel",
     "cudaLaunchKernelEx": "cudaLaunchKernelEx",
     "cudaLaunchKernelExC": "cudaLaunchKernelEx",
+    # HIP's launch macro, which portable code also compiles for CUDA (a header maps it to <<<>>>):
+    # hipLaunchKernelGGL(kernel, grid, block, shared bytes, stream, the kernel's arguments...)
+    "hipLaunchKernelGGL": "hipLaunchKernelGGL",
 }
 MAX_BLOCK_THREADS = 1024
 MAX_BINDINGS_PER_TEMPLATE = 32
@@ -88,7 +91,7 @@ class Launch:
     block: Optional[tuple]  # (x, y, z) when the block argument is a compile-time value
     path: str  # file of the launch statement
     line: int  # its line (1-based) in that file
-    how: str  # "<<<>>>", "cudaLaunchKernel", "cudaLaunchCooperativeKernel", "cudaLaunchKernelEx"
+    how: str  # "<<<>>>", "cudaLaunchKernel", "cudaLaunchCooperativeKernel", "cudaLaunchKernelEx", "hipLaunchKernelGGL"
     unknown_because: Optional[str]  # why block is None
     qualifier: str = ""  # namespace/class qualification as written (`blas` for `blas::scale<<<...>>>`)
     # the grid per dimension: an int where it is a compile-time value, None where it is not

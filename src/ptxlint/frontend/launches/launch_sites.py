@@ -1,6 +1,6 @@
 """Launch statements in a walked body: `kernel<<<grid, block>>>`, `cudaLaunchKernel`,
-`cudaLaunchCooperativeKernel`, `cudaLaunchKernelEx` with its configuration, each recorded as a
-`Launch` with its block shape (or why it is unknown) and its template arguments.
+`cudaLaunchCooperativeKernel`, `cudaLaunchKernelEx` with its configuration, HIP's `hipLaunchKernelGGL`
+(portable code compiles it for CUDA too), each recorded as a `Launch` with its block shape (or why it is unknown) and its template arguments.
 
 A mixin of `LaunchFinder` (finder.py); the values come from values.py.
 """
@@ -120,7 +120,8 @@ class LaunchSites:
         if kern is None:
             return
         name, qual, targs = kern
-        self._record(frame, chain, i, name, qual, targs, args[2], how, "block", grid=args[1])
+        call = (i + 1, 5) if how == "hipLaunchKernelGGL" else None  # its own arguments follow
+        self._record(frame, chain, i, name, qual, targs, args[2], how, "block", grid=args[1], call=call)
 
     def _kernel_expression(self, a, b):
         """(name, qualifier, template args) of `(void*)ns::k<T, 4>`, `&k`, `reinterpret_cast<...>(k)`."""
@@ -247,9 +248,8 @@ class LaunchSites:
         that is not a value the host code gives (a pointer, a run-time input)."""
         if call is None:
             return ()
-        close = self._close(call)
         values = []
-        for a, b in self._split_commas(call + 1, close, angles=True):
+        for a, b in self._kernel_call_args(call):
             try:
                 v = self._evaluate(frame, chain, a, b, pos, region, None)
             except (Unknown, RecursionError, ValueError, TypeError, ZeroDivisionError):
@@ -291,7 +291,7 @@ class LaunchSites:
             return None
         scale = max(Fraction(block_x, divisor), Fraction(1))
         dividend = _type_text(toks[slice(*self._without_parens(a, j))])
-        for position, (x, y) in enumerate(self._split_commas(call + 1, self._close(call), angles=True)):
+        for position, (x, y) in enumerate(self._kernel_call_args(call)):
             if _type_text(toks[slice(*self._without_parens(x, y))]) == dividend:
                 return position, scale
         return None
@@ -447,10 +447,7 @@ class LaunchSites:
         written = list(written or ())
         if len(written) >= len(fn.tparams):
             return None
-        close = self.match[call]
-        if close is None:
-            return None
-        args = self._split_commas(call + 1, close, angles=True) if close > call + 1 else []
+        args = self._kernel_call_args(call)
         found: dict = {}
         for (a, b), param in zip(args, fn.params):
             pattern = param.extra.get("pattern")

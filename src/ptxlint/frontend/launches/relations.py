@@ -48,7 +48,7 @@ class LaunchRelations:
             return values
         both = _times(grid_x, block_x) if grid_x is not None else None
         out = list(values)
-        for k, (a, b) in enumerate(self._split_commas(call + 1, self._close(call), angles=True)):
+        for k, (a, b) in enumerate(self._kernel_call_args(call)):
             if k >= len(out) or out[k] is not None and not isinstance(out[k], Multiple):
                 continue  # a value, or a pointer offset: nothing to add
             self._relation_steps = MAX_STEPS

@@ -19,6 +19,7 @@ from .structure import Decl
 from .syntax import _CONFIG_FIELDS, _CONFIG_TYPES, _DIM3_TYPES, _INT_TYPES
 
 MAX_LOCAL_USINGS = 64  # `using namespace` directives inside function bodies read per translation unit
+MAX_CALL_DEPTH = 4  # calls of one-expression host functions followed inside each other
 
 
 class UnboundParameter(Unknown):
@@ -559,7 +560,39 @@ class ValueResolver:
                     return Multiple(self._checked_factor(frame, chain, name, pos) if frame is not None else 1)
                 raise
 
-        return evaluate_tokens(toks, lookup, self._factor_mode)
+        return evaluate_tokens(toks, lookup, self._factor_mode, call=lambda name, args: self._returned_value(name, args, region))
+
+    def _returned_value(self, name: str, arguments: list, region, depth: int = 0):
+        """The value of a call of the host code's own function `name` whose body is one `return
+        EXPR;` (`static int blocksize(long n) { return BLOCKSIZE; }`, `constexpr int threads(int
+        warps) { return 32 * warps; }`): EXPR, with the parameters bound to the call's arguments.
+        Anything else, an overloaded name or a call nested deeper than MAX_CALL_DEPTH, is Unknown."""
+        toks = self.toks
+        plain = name.rsplit("::", 1)[-1]
+        found = [f for f in self.functions if f.name == plain and not f.is_kernel and not f.tparams
+                 and len(f.params) == len(arguments)]
+        if len(found) != 1 or depth >= MAX_CALL_DEPTH:
+            raise Unknown(f"the value of a call to `{name}`")
+        fn = found[0]
+        start, end = fn.body
+        if end - start < 4 or toks[start + 1].text != "return" or toks[end - 1].text != ";" \
+                or any(t.text in (";", "{") for t in toks[start + 2:end - 1]):
+            raise Unknown(f"`{name}` does more than return one expression")
+        bound = {p.name: a for p, a in zip(fn.params, arguments)}
+
+        def lookup(word):
+            if word in bound:
+                value = bound[word]
+                if isinstance(value, Unknown):
+                    raise Unknown(f"the argument for `{word}` of `{name}`: {value}")
+                return value
+            d = self._lookup_registry(fn.prefix, word, start)
+            if d is None:
+                raise Unknown(f"`{word}` is not a compile-time value ptxlint can see")
+            return self._value_of_global(d, start, region)
+
+        return evaluate_tokens(toks[start + 2:end - 1], lookup,
+                               call=lambda inner, args: self._returned_value(inner, args, region, depth + 1))
 
     def _checked_factor(self, frame, chain, name, pos) -> int:
         """The factor the host code makes sure `name` is a multiple of where it is used at `pos`:

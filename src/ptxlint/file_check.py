@@ -25,14 +25,16 @@ from .places import merge_places, user_path
 
 
 def _launches_in(sources: list, given: tuple, host, budget: Optional[float] = None,
-                 callers_read: Optional[list] = None) -> tuple:
+                 callers_read: Optional[list] = None, for_ptx: bool = False) -> tuple:
     """The kernel launches in the host code of `sources` (after any given already). `host`: the
     include directories and `-D` defines the host code is compiled with ((dirs...), (NAME[=V]...)),
     then the sources' own folders and those above them (host_sources.include_dirs_of).
     Each source is read within the analysis budget (`budget`, as a kernel's): host code too hard to
     read in it gives no launches. A `.cu` whose launches take their shape from a wrapper's
     parameters is read again with the nearby translation units that call the wrapper
-    (`_launches_through_callers`); those files are added to `callers_read` (the cache depends on them)."""
+    (`_launches_through_callers`); those files are added to `callers_read` (the cache depends on them).
+    `for_ptx`: the sources are a `.ptx`'s host code, built with -D options ptxlint does not know
+    (an `#ifdef X` around its kernels keeps both branches)."""
     if not sources:
         return given
     from .analysis.budget import BudgetExhausted, kernel_budget
@@ -48,12 +50,12 @@ def _launches_in(sources: list, given: tuple, host, budget: Optional[float] = No
     for path in sources:
         try:
             with kernel_budget(budget):
-                own = find_launches(path, include_dirs=include_dirs, defines=macros)
+                own = find_launches(path, include_dirs=include_dirs, defines=macros, unknown_switches=for_ptx)
         except (OSError, UnicodeDecodeError, BudgetExhausted, RecursionError):
             continue  # a source that cannot be read gives no launches; the kernel's shape stays unknown
         try:
             with kernel_budget(budget):  # the callers' reading has a budget of its own
-                own = _launches_through_callers(path, own, include_dirs, macros, callers_read)
+                own = _launches_through_callers(path, own, include_dirs, macros, callers_read, for_ptx)
         except (OSError, UnicodeDecodeError, BudgetExhausted, RecursionError):
             pass  # the source's own reading stands
         found.extend(own)
@@ -61,7 +63,7 @@ def _launches_in(sources: list, given: tuple, host, budget: Optional[float] = No
 
 
 def _launches_through_callers(path: str, own: list, include_dirs: tuple, macros: dict,
-                              callers_read: Optional[list]) -> list:
+                              callers_read: Optional[list], for_ptx: bool = False) -> list:
     """`own`, the launches of the `.cu` `path`, with those whose block or grid is a parameter of
     their host function (a launch wrapper no call in `path` binds) read again together with the
     nearby translation units that call the wrapper (host_sources.caller_sources): Kaldi's
@@ -91,7 +93,7 @@ def _launches_through_callers(path: str, own: list, include_dirs: tuple, macros:
     # the statements whose own reading misses the block or the grid, by their file's full path
     open_statements = {(os.path.abspath(l.path), l.line): l.path for l in own if l.block is None or l.grid is None}
     better = []
-    for l in find_launches_with_callers(path, callers, dirs, macros):
+    for l in find_launches_with_callers(path, callers, dirs, macros, unknown_switches=for_ptx):
         written = open_statements.get((os.path.abspath(l.path), l.line))
         if written is not None and (l.block is not None or l.grid is not None):
             better.append(replace(l, path=written))
@@ -127,7 +129,8 @@ def with_launches(path: str, module: Module, analysis, host=((), ())):
 
     trust_checked_path(path)
     return replace(analysis, launches=_launches_in(launch_sources(module.files.values(), path),
-                                                   analysis.launches, host, analysis.budget))
+                                                   analysis.launches, host, analysis.budget,
+                                                   for_ptx=path.endswith(".ptx")))
 
 
 def load_module(path: str, compile_options=None, jobs: Optional[int] = None,
@@ -182,7 +185,7 @@ def _run_plan(plan: _FilePlan) -> dict:
         if plan.compile is None:
             host_files = declared_sources(read_ptx_file(plan.path), plan.path)
             plan = replace(plan, analysis=replace(plan.analysis, launches=_launches_in(
-                host_files, plan.analysis.launches, plan.host, plan.analysis.budget, callers_read)))
+                host_files, plan.analysis.launches, plan.host, plan.analysis.budget, callers_read, for_ptx=True)))
         if plan.compile is None and plan.analysis.level == "ptx":  # SASS: ptxas takes the whole module
             in_parts = _check_ptx_in_parts(plan.path, rules, plan.analysis, plan.parse_jobs, incomplete,
                                            not_checked_kernels)

@@ -748,6 +748,27 @@ void run(float *x, long N, int w) {
     assert "the argument for `warps` of `warps_to_threads`" in found[12].unknown_because
 
 
+def test_chevrons_written_with_spaces_inside():
+    """nvcc reads `k << <grid, block>> >(...)` as a launch; `>> >` that closes templates stays that."""
+    src = ("__global__ void k(float *x);\ntemplate <class T> struct A {};\n"
+           "void r(float *x) { A<A<A<int>> > a; k << <8, 256>> >(x); }\n")
+    assert shapes(src) == {3: (256, 1, 1)}
+
+
+def test_a_ptx_whose_kernels_sit_under_a_build_switch():
+    """feature.cu is all under `#ifdef FEATURE_GPU`, which the build passed with -D (the .ptx holds its
+    kernel): reading a .ptx's host code, ptxlint keeps that branch, finds the one-warp launch, and does
+    not report the race between warps a larger block would have. A .cu read with its own -D options
+    still takes an unknown switch as undefined."""
+    ptx = DATA / "build_switch" / "feature.sm_90.ptx"
+    r = run_cli("launches", str(ptx), cwd=REPO)
+    assert r.returncode == 0, r.stderr
+    assert "shift: 32x1x1 (from the launch at tests/frontend/data/launches/build_switch/feature.cu:13)" in r.stdout
+    r = run_cli("check", "--no-cache", str(ptx), cwd=REPO)
+    assert r.returncode == 0 and "RACE001" not in r.stdout, r.stdout
+    assert launches((DATA / "build_switch" / "feature.cu").read_text()) == []
+
+
 def test_hips_launch_macro_gives_the_block_and_the_arguments():
     src = ("#define N 4096\n__global__ void k(float *x, int n);\n"
            "void r(float *x) { hipLaunchKernelGGL(k, dim3(N / 128), dim3(128), 0, 0, x, N); }\n")

@@ -53,6 +53,7 @@ _TOKEN_RE = re.compile(
       |(?P<char>(?:u8|u|U|L)?'(?:[^'\\\n]|\\.)*'?)
       |(?P<number>\.?[0-9](?:[eEpP][+-]|'[0-9a-zA-Z_]|[0-9a-zA-Z_.])*)
       |(?P<ident>[A-Za-z_$][A-Za-z0-9_$]*)
+      |(?P<chevron><<[ \t]+<|>>[ \t]+>(?=[ \t]*\())
       |(?P<punct>""" + "|".join(re.escape(p) for p in _PUNCTUATORS) + r""")
       |(?P<other>.)""",
     re.VERBOSE | re.DOTALL)
@@ -155,6 +156,10 @@ def tokenize(text: str, path: str) -> list:
             real_line += bisect.bisect_right(offsets, m.start()) - 1
         if kind == "raw":
             kind = STRING
+        elif kind == "chevron":
+            # `k << <grid, block>> >(...)`: nvcc reads a launch's chevrons with spaces inside too (a
+            # closing one only before the call's `(`: `A<B<C<int>> >` closes three templates)
+            kind, s = PUNCT, s[0] * 3
         out.append(Token(kind, s, path, real_line, bol=bol, space=space))
         line += s.count("\n")
         bol, space = False, False
@@ -245,8 +250,11 @@ class Preprocessor:
     MAX_FILES = 2_000
     MAX_TOKENS = 1_000_000
 
-    def __init__(self, include_dirs=(), defines=None, read=None):
+    def __init__(self, include_dirs=(), defines=None, read=None, unknown_switches=False):
         self.include_dirs = [str(d) for d in include_dirs]
+        # the build's -D options are not known (host code read for a `.ptx`): an `#ifdef X` on a name
+        # the text does not define keeps both branches, as for a toolkit name
+        self.unknown_switches = unknown_switches
         self.macros: dict = {}
         for name, value in PREDEFINED.items():
             self.macros[name] = Macro(name, None, tokenize(value, "<predefined>"))
@@ -439,6 +447,9 @@ class Preprocessor:
             if not toks:
                 return None
             d = self._defined(toks[0].text, region)
+            if d is False and kind == "ifdef" and self.unknown_switches and toks[0].text not in self.macros \
+                    and not is_known_undefined(toks[0].text):
+                return None  # `#ifdef PARTICLES_GPU` around a `.ptx`'s kernels: the build may define it
             if d is None:
                 return None
             return d if kind == "ifdef" else not d
@@ -605,12 +616,15 @@ def _read_through_gate(path: str) -> str:
     return read_text(path)
 
 
-def preprocess(path: str, text: Optional[str] = None, include_dirs=(), defines=None, read=None) -> Preprocessed:
+def preprocess(path: str, text: Optional[str] = None, include_dirs=(), defines=None, read=None,
+               unknown_switches: bool = False) -> Preprocessed:
     """Tokens of the translation unit `path` after preprocessing (see the module docstring); `read(path)`
     gives a file's text (raises OSError when it cannot), by default through the gate. The translation
-    unit is a checked file: what it includes is read inside its repository (gate.py)."""
+    unit is a checked file: what it includes is read inside its repository (gate.py). With
+    `unknown_switches` (the build's -D options are not known: a `.ptx`'s host code), `#ifdef X` of a
+    name the text does not define keeps both branches."""
     from ..gate import trust_checked_path
 
     if not path.startswith("<"):
         trust_checked_path(path)
-    return Preprocessor(include_dirs, defines, read).run(path, text)
+    return Preprocessor(include_dirs, defines, read, unknown_switches).run(path, text)

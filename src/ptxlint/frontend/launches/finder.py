@@ -58,17 +58,20 @@ class LaunchFinder(Brackets, DeclarationReader, BodyWalker, ValueResolver, Launc
         return [launch for _, _, launch in sorted(self.launches, key=lambda x: x[:2])]
 
 
-def find_launches(path: str, text: Optional[str] = None, include_dirs=(), defines=None, read=None) -> list:
+def find_launches(path: str, text: Optional[str] = None, include_dirs=(), defines=None, read=None,
+                  unknown_switches: bool = False) -> list:
     """Kernel launches in the translation unit `path` (its text read with `read(path)`, the
     preprocessor's reader by default, unless `text` is given), with their block and grid shapes
     where they are compile-time values. `include_dirs` are searched for `#include`s (after the
     including file's directory); `defines` are `-D` macros ({name: value}). Never raises on code it
-    does not understand: such launches are not found, or their block is None with the reason."""
-    pp = preprocess(path, text, include_dirs, defines, read)
+    does not understand: such launches are not found, or their block is None with the reason.
+    `unknown_switches`: the build's -D options are not known (see cpp_preprocess.preprocess)."""
+    pp = preprocess(path, text, include_dirs, defines, read, unknown_switches)
     return LaunchFinder(pp.tokens).run()
 
 
-def find_launches_with_callers(path: str, callers: list, include_dirs=(), defines=None, read=None) -> list:
+def find_launches_with_callers(path: str, callers: list, include_dirs=(), defines=None, read=None,
+                               unknown_switches: bool = False) -> list:
     """find_launches of `path` read together with the translation units `callers` that call its
     launch wrappers (host_sources.caller_sources): the calls there bind the wrappers' block and
     grid parameters as calls in `path` would. Only launch statements of `path`'s own reading are
@@ -77,4 +80,4 @@ def find_launches_with_callers(path: str, callers: list, include_dirs=(), define
     # include guard holds across them), as the wrappers' prototypes and inline overloads are
     units = [os.path.abspath(p) for p in [path, *callers]]
     text = "".join(f'#include "{u}"\n' for u in units if '"' not in u and "\n" not in u)
-    return LaunchFinder(preprocess(path, text, include_dirs, defines, read).tokens).run()
+    return LaunchFinder(preprocess(path, text, include_dirs, defines, read, unknown_switches).tokens).run()

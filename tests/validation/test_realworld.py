@@ -384,6 +384,19 @@ def test_test11_half_is_new_but_partial():
     assert all(":" in launch["host"] for e in mine for launch in e["launches"])
 
 
+def _launch_records_hold(mine: list, half: str) -> None:
+    """A new half's launch records: its toolkit kernels counted as corpus.json says, over half of its own
+    kernels with a recorded launch, every launch citing its host line with a block of 1 to 1024 threads."""
+    toolkit = sum(1 for e in mine if e["name"].startswith(("cub::", "thrust::")))
+    assert toolkit == CORPUS["halves"][f"{half}_toolkit_kernels"]
+    assert sum(1 for e in mine if e["launches"]) >= 0.55 * (len(mine) - toolkit)
+    assert all(":" in launch["host"] for e in mine for launch in e["launches"])
+    for e in mine:
+        for launch in e["launches"]:
+            x, y, z = launch["block"]
+            assert 1 <= x * y * z <= 1024, (e["name"], launch)
+
+
 def test_test15_half_is_new_and_varied():
     """test15 (built by a helper beside the one building test16, from repositories no other half holds or tried and
     dropped): 400-700 kernels of ML kernels from three code bases (attention for decoding, softmax, layer/RMS norms,
@@ -395,11 +408,7 @@ def test_test15_half_is_new_and_varied():
     mine = _new_half("test15", range(400, 701), ("attention", "softmax", "norm", "quantization", "sparse", "spmm",
                                                  "nearest-neighbour", "embedding", "warp", "atomic", "shared memory"),
                      min_repos=7)
-    toolkit = sum(1 for e in mine if e["name"].startswith(("cub::", "thrust::")))
-    assert toolkit == CORPUS["halves"]["test15_toolkit_kernels"]
-    assert sum(1 for e in mine if e["launches"]) >= 0.55 * (len(mine) - toolkit)
-    assert all(":" in launch["host"] for e in mine for launch in e["launches"])
-    # (every block is 1 to 1024 threads: test_every_kernel_has_a_launch_record)
+    _launch_records_hold(mine, "test15")
 
 
 def test_test14_half_is_new_and_varied():
@@ -426,14 +435,7 @@ def test_test13_half_is_new_and_varied():
     hand from their macros), the rest recorded unknown with the reason."""
     mine = _new_half("test13", range(400, 701), ("tomography", "hydrodynamics", "mri", "curve fitting", "docking",
                                                  "molecular dynamics", "warp", "atomic", "shared-memory"))
-    toolkit = sum(1 for e in mine if e["name"].startswith(("cub::", "thrust::")))
-    assert toolkit == CORPUS["halves"]["test13_toolkit_kernels"]
-    assert sum(1 for e in mine if e["launches"]) >= 0.55 * (len(mine) - toolkit)
-    assert all(":" in launch["host"] for e in mine for launch in e["launches"])
-    for e in mine:
-        for launch in e["launches"]:
-            x, y, z = launch["block"]
-            assert 1 <= x * y * z <= 1024, (e["name"], launch)
+    _launch_records_hold(mine, "test13")
 
 
 def test_test16_half_is_new_and_varied():
@@ -445,11 +447,4 @@ def test_test16_half_is_new_and_varied():
     recorded unknown with the reason."""
     mine = _new_half("test16", range(400, 701), ("computer vision", "image processing", "lattice boltzmann", "bioinformatics",
                                                  "cryptography", "compression", "particle", "warp", "atomic", "shared memory"))
-    toolkit = sum(1 for e in mine if e["name"].startswith(("cub::", "thrust::")))
-    assert toolkit == CORPUS["halves"]["test16_toolkit_kernels"]
-    assert sum(1 for e in mine if e["launches"]) >= 0.55 * (len(mine) - toolkit)
-    assert all(":" in launch["host"] for e in mine for launch in e["launches"])
-    for e in mine:
-        for launch in e["launches"]:
-            x, y, z = launch["block"]
-            assert 1 <= x * y * z <= 1024, (e["name"], launch)
+    _launch_records_hold(mine, "test16")

@@ -140,6 +140,9 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   counter (at an address from %envreg): a kernel whose work uses blockIdx.x alone is not compared
   across blocks that differ in y; one that stores a value made from blockIdx.y still is. (A probe of
   our own, written for the class "a 1-D kernel compared along y" of the earlier halves.)
+* lane_offset_bounds.cu: a loop test with the lane on both sides (`i < n + lane`, i = 32 * group +
+  lane) is one value per warp, also where the group is a run-time quotient; the same loop tested
+  against n alone splits the warp. (test15's triage, after it was measured: dgSPARSE's GE-SpMM.)
 """
 
 import re
@@ -189,6 +192,7 @@ CLASSES = {
     "grid_stride_step": ["SYNC", "SHFL", "RACE", "WARP"],
     "whole_warp_test": ["SHFL", "SYNC"],
     "grid_sync_axes": ["RACE", "WARP", "SYNC"],
+    "lane_offset_bounds": ["SHFL", "SYNC"],
 }
 
 

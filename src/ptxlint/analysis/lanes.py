@@ -1829,6 +1829,8 @@ class LaneEvaluator:
         if out is None:
             out = self._ordering_compare(cmp, ins.type, a, b)
         if out is None:
+            out = self._difference_compare(compare, cmp, ins.type, a, b, bits, signed)
+        if out is None:
             out = self._compare_per_thread(compare, cmp, ins.type, a, b, bits, signed)
         if isinstance(first, PairOperand) and reg == first.second:
             out = self._predicates(P.p_not, out)
@@ -1994,16 +1996,20 @@ class LaneEvaluator:
         out = self._opaque_vectors.get(memo_key)
         if out is None:
             unknown, negate = self._boolean_opaque, form[2]
-            if form[0] == "lt" and len(set(va.consts)) > 1 and len({x - y for x, y in zip(va.consts, vb.consts)}) == 1:
-                # signed, and both sides carry the same thread-dependent part (`t < end + tid` with
-                # t = base + tid + k*C): `x < y` is `x - y < 0` for integers that do not overflow, so
-                # the comparison is one value in every thread (trip counts uniform by construction)
+            differences = [x - y for x, y in zip(va.consts, vb.consts)]
+            if form[0] == "lt" and len(set(differences)) < len(set(zip(va.consts, vb.consts))):
+                # signed, and threads whose two sides differ by the same amount although the sides
+                # themselves differ (`t < end + tid` with t = base + tid + k*C; `i < n + lane` with
+                # i = 256*b + tid, one difference per warp): `x < y` is `x - y < 0` for integers that
+                # do not overflow, so those threads get one value (trip counts uniform by construction)
                 self._note("a signed comparison whose two sides carry the same thread-dependent term is "
                            "decided by their difference (the sides are assumed not to overflow)")
-                d = va.consts[0] - vb.consts[0]
-                out = [unknown(P.canonical_key(form, (d, ta), (0, tb)))] * len(va.consts)
-                if negate:
-                    out = [P.p_not(v) for v in out]
+                by_difference: dict = {}
+                for d in differences:
+                    if d not in by_difference:
+                        v = unknown(P.canonical_key(form, (d, ta), (0, tb)))
+                        by_difference[d] = P.p_not(v) if negate else v
+                out = [by_difference[d] for d in differences]
             else:
                 # `unknown(P.canonical_key(...))` per thread, its calls inlined: one per thread of the block
                 table, booleans, out = self.table, self.booleans, []
@@ -2039,6 +2045,37 @@ class LaneEvaluator:
             return found if found is not None else self._boolean_opaque(("setp", cmp, x, y))
 
         return self._lift(one, a, b)
+
+    def _difference_compare(self, compare, cmp, type_name, a, b, bits, signed) -> Optional[list]:
+        """A signed comparison where threads whose sides differ by the same unknown amount although
+        the sides themselves differ (`i < nnz + lane` with i = 32*(warp / k) + lane: one difference
+        per warp, an opaque quotient in it) get one value: `x < y` is `x - y < 0` for integers that
+        do not overflow. The other threads get the usual comparison; None when no two threads share
+        a difference this way (then `i < n` keeps the form exit tests read)."""
+        form = P.canonical_form(cmp, type_name)
+        if form is None or form[0] != "lt" or type(a) is Varying or type(b) is Varying:
+            return None
+        pairs = list(zip(a, b))
+        sides: dict = {}  # difference -> the distinct (x, y) with it
+        differences = []
+        for x, y in pairs:
+            d = None if S.difference_known(x, y) else (S.sub(y, x) if form[1] else S.sub(x, y))
+            differences.append(d)
+            if d is not None:
+                sides.setdefault(d, set()).add((x, y))
+        if not any(len(v) > 1 for v in sides.values()):
+            return None
+        self._note("a signed comparison whose two sides carry the same thread-dependent term is "
+                   "decided by their difference (the sides are assumed not to overflow)")
+        rest = self._compare_per_thread(compare, cmp, type_name, a, b, bits, signed)
+        out = []
+        for t, d in enumerate(differences):
+            if d is None or len(sides[d]) < 2:
+                out.append(rest[t])
+                continue
+            value = self._boolean_opaque(("compare", "lt", form[3], d, S.ZERO))
+            out.append(P.p_not(value) if form[2] else value)
+        return as_affine(out) or out
 
     def _known_nonzero(self, v) -> bool:
         """Is v known not to be 0: a symbol known nonzero (`x | 1`), or the grid's blocks along an

@@ -143,6 +143,10 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
 * lane_offset_bounds.cu: a loop test with the lane on both sides (`i < n + lane`, i = 32 * group +
   lane) is one value per warp, also where the group is a run-time quotient; the same loop tested
   against n alone splits the warp. (test15's triage, after it was measured: dgSPARSE's GE-SpMM.)
+* param_array_index.cu: an element of an array inside a by-value struct parameter read at blockIdx
+  (`batch.count[blockIdx.y]`) is one value per block, so an early return on it takes whole blocks;
+  read at a thread-dependent index it is not. (test16's triage, after it was measured: dietgpu's
+  batch providers.)
 """
 
 import re
@@ -193,6 +197,7 @@ CLASSES = {
     "whole_warp_test": ["SHFL", "SYNC"],
     "grid_sync_axes": ["RACE", "WARP", "SYNC"],
     "lane_offset_bounds": ["SHFL", "SYNC"],
+    "param_array_index": ["SYNC", "SHFL", "RACE", "WARP"],
 }
 
 

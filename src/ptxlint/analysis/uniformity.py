@@ -491,6 +491,14 @@ class UniformityAnalysis:
                 return UNIFORM, None
             if mem is not None and isinstance(mem.base, Register) and self._kernel_param_address(ins, mem.base):
                 return UNIFORM, None  # a field of a struct parameter read through its address
+            if mem is not None and isinstance(mem.base, Register) and \
+                    self._kernel_param_address(ins, mem.base, indexed=True):
+                # an element of an array in a parameter (`ptrs[blockIdx.y]` of a by-value struct): the
+                # parameters are read-only and one for the grid, so the value is as uniform as its index
+                lvl, why = self._operand_level(ins, mem.base)
+                if lvl:
+                    return lvl, f"the element of a kernel parameter read at {where} at an index that depends on {why}"
+                return UNIFORM, None
             return WARP, f"the parameter or return value read at {where}"
         if ins.space == "local":
             return WARP, f"the thread-private (local) load at {where}"
@@ -530,10 +538,11 @@ class UniformityAnalysis:
                 return False
         return True
 
-    def _kernel_param_address(self, ins: Instruction, reg: Register, depth: int = 0) -> bool:
+    def _kernel_param_address(self, ins: Instruction, reg: Register, depth: int = 0, indexed: bool = False) -> bool:
         """Is `reg` the address of a kernel parameter (`mov.b64 %rd, k_param_0`, plus constant
-        offsets) at `ins`, on every definition that reaches it? A kernel's parameters are one value
-        for the whole grid, whichever field of a struct parameter is read."""
+        offsets; with `indexed`, plus any offsets) at `ins`, on every definition that reaches it? A
+        kernel's parameters are one value for the whole grid, whichever field of a struct parameter
+        is read."""
         if not self._kernel_params or depth > 8:
             return False
         defs = self.ctx.dataflow.definitions(ins, reg)
@@ -548,8 +557,12 @@ class UniformityAnalysis:
             if d.op in ("mov", "cvta") and isinstance(ops[1], Symbol) and ops[1].name in self._kernel_params:
                 continue
             if d.op in ("add", "sub") and len(ops) == 3 and isinstance(ops[1], Register) \
-                    and isinstance(ops[2], Immediate) and self._kernel_param_address(d, ops[1], depth + 1):
+                    and (isinstance(ops[2], Immediate) or indexed and isinstance(ops[2], Register)) \
+                    and self._kernel_param_address(d, ops[1], depth + 1, indexed):
                 continue
+            if indexed and d.op == "add" and len(ops) == 3 and isinstance(ops[2], Register) \
+                    and isinstance(ops[1], Register) and self._kernel_param_address(d, ops[2], depth + 1, indexed):
+                continue  # the index first, the parameter's address second
             return False
         return True
 

@@ -147,6 +147,9 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   (`batch.count[blockIdx.y]`) is one value per block, so an early return on it takes whole blocks;
   read at a thread-dependent index it is not. (test16's triage, after it was measured: dietgpu's
   batch providers.)
+* volatile_spin_shared.cu: a warp spinning on a `volatile` shared flag until another warp stores it
+  is no race (the loop ends whichever order they run in, as on global memory); a flag read once is.
+  (test16's triage, after it was measured: nvCOMP's Snappy decoder's queue positions.)
 """
 
 import re
@@ -198,6 +201,7 @@ CLASSES = {
     "grid_sync_axes": ["RACE", "WARP", "SYNC"],
     "lane_offset_bounds": ["SHFL", "SYNC"],
     "param_array_index": ["SYNC", "SHFL", "RACE", "WARP"],
+    "volatile_spin_shared": ["RACE", "WARP", "SYNC", "SHFL"],
 }
 
 

@@ -263,3 +263,21 @@ def _pointer_parameters(fn) -> set:
             loaded[ins.operands[0].name] = ins.operands[1].base.name
     return {loaded[o.name] for ins in fn.instructions if ins.op == "cvta"
             for o in ins.operands[1:] if isinstance(o, Register) and o.name in loaded}
+
+
+def polled_in_loop(ctx, ins) -> bool:
+    """Is the value `ins` loads tested by a branch of the innermost loop around it (`while (flag[w]
+    == 0);`)? The loop waits for another thread's store: whichever order the lanes run in, it ends."""
+    loop = innermost_loop(ctx, ctx.function.block_of(ins).id)
+    if loop is None:
+        return False
+    tainted = set(ins.destinations())
+    blocks = sorted(loop[1])
+    for _ in range(2):  # values carried around the loop once are enough for a flag test
+        for block_id in blocks:
+            for other in ctx.function.blocks[block_id].instructions:
+                if other.is_branch and other.guard in tainted:
+                    return True
+                if any(r in tainted for r in other.sources()):
+                    tainted.update(other.destinations())
+    return False

@@ -18,7 +18,7 @@ from ..analysis.layout import source_name
 from ..analysis.lane_values import Affine, Varying, equal_per_thread
 from ..analysis.predicates import contradict
 from ..analysis.uniformity import BLOCK, WARP
-from ..analysis.loops import first_iteration, innermost_loop
+from ..analysis.loops import first_iteration, innermost_loop, polled_in_loop
 from ..analysis.toolkit import tile_barriers
 from ..frontend.ir import Immediate, Instruction, Register, VectorOperand
 from .registry import RuleDoc, register
@@ -287,7 +287,11 @@ def outside_focus(ctx, site) -> bool:
 
 
 def _sites(ctx) -> list:
-    return [SharedSite(ctx, a) for a in ctx.shared_accesses if a.space == "shared" and a.kind in _KIND]
+    """The shared accesses compared: all but a `volatile` load polled by its loop (`while (s->ready
+    == 0);`, one warp waiting for another's store): a spin-wait ends whichever order the threads run
+    in, as RACE003 treats one on global memory."""
+    return [SharedSite(ctx, a) for a in ctx.shared_accesses if a.space == "shared" and a.kind in _KIND
+            and not (a.kind == "load" and "volatile" in a.instruction.modifiers and polled_in_loop(ctx, a.instruction))]
 
 
 def _reachable(ctx, sites: list, warp_level: bool) -> dict:
@@ -1164,6 +1168,10 @@ A kernel's own check on a value every thread shares, made on every thread's way 
 (`assert(n <= 32)`, `if (n > 32) __trap();`), holds for the whole launch: one that breaks it aborts
 there. It bounds `n` as `min(n, 32)` would, so `if (tid < n) head[tid] = ...` never spills into the
 array after `head`; the finding's notes name the check where it decided a thread.
+
+A warp spinning on a `volatile` shared flag until another warp stores it (`while (s->ready == 0);`)
+is no race: the loop ends whichever order they run in (as RACE003 treats a spin-wait on global
+memory); a volatile flag read once, not waited on, still is.
 
 Unknown means unknown: a pair collides only where both addresses are known for it. Accesses whose
 addresses depend on run-time data (loaded values, binary-search ranks, scan offsets, atomics' results)

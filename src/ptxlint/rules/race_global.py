@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from ..analysis.loops import innermost_loop
+from ..analysis.loops import polled_in_loop
 from ..frontend.ir import Register
 from ..analysis.predicates import contradict, held_equalities
 from .race import (Conflict, SharedSite, _collide, reaches, read_steers_atomic, _reachable, _stored_value_per_warp, _stored_value_uniform,
@@ -61,7 +61,7 @@ def _sites(ctx) -> list:
         ordered = {m for m in ins.modifiers if m in _ORDERED}
         if ordered - {"volatile"}:
             continue
-        if ordered and access.kind == "load" and _polled(ctx, ins):
+        if ordered and access.kind == "load" and polled_in_loop(ctx, ins):
             continue  # a spin-wait on a volatile flag: a polling protocol, which lock-step does not decide
         site = SharedSite(ctx, access)
         site.volatile = bool(ordered)
@@ -110,24 +110,6 @@ def _symbols_in(item, table, limit: int = 20000) -> Optional[set]:
         elif isinstance(x, tuple):
             pending.extend(x)
     return found
-
-
-def _polled(ctx, ins) -> bool:
-    """Is the value `ins` loads tested by a branch of the innermost loop around it (`while (flag[w]
-    == 0);`)? The loop waits for another thread's store: whichever order the lanes run in, it ends."""
-    loop = innermost_loop(ctx, ctx.function.block_of(ins).id)
-    if loop is None:
-        return False
-    tainted = set(ins.destinations())
-    blocks = sorted(loop[1])
-    for _ in range(2):  # values carried around the loop once are enough for a flag test
-        for block_id in blocks:
-            for other in ctx.function.blocks[block_id].instructions:
-                if other.is_branch and other.guard in tainted:
-                    return True
-                if any(r in tainted for r in other.sources()):
-                    tainted.update(other.destinations())
-    return False
 
 
 def _block_dims_read(ctx) -> set:

@@ -73,7 +73,8 @@ from lane-dependent inputs: a shuffle from one lane (`__shfl_sync(mask, v, 0)`),
 `__reduce_*_sync`, `__match_all_sync`, `__ffs`/`__popc` of a ballot; nor does one on a value that is
 one per warp for the block shape: a row `(blockIdx.x * blockDim.x + threadIdx.x) / 32` (the index is
 assumed not to overflow an `int`), a count read at one address per warp (`counts[threadIdx.x / 32]`),
-a loop bound rounded up to whole warps. Under the kernel's own test that every lane is active
+a loop bound rounded up to whole warps, a loop test with the lane on both sides (`for (i = base +
+lane; i < n + lane; ...)`, the sides assumed not to overflow). Under the kernel's own test that every lane is active
 (`__activemask() == 0xffffffff`, or cooperative groups' `size() == 32` over a coalesced or
 `labeled_partition` group), a full-mask intrinsic is run by the whole warp, whatever decided
 earlier which lanes get there. Intrinsics whose mask is only known at run time are counted

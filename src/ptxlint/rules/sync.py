@@ -296,7 +296,8 @@ is a grid-stride loop over a bound rounded to a multiple of `gridDim.x * blockDi
 result of `__syncthreads_or/and/count` is the same in every thread of the block, so a loop
 `do { ... } while (__syncthreads_or(changed))` and branches on such votes are block-uniform; so is a
 signed loop test whose two sides carry the same thread term (`for (t = base + tid; t < end + tid;
-t += C)`, assuming the sides do not overflow) and a grid-stride bound rounded up to whole blocks
+t += C)`, assuming the sides do not overflow), an element of an array inside a by-value struct
+parameter read at blockIdx (`batch.count[blockIdx.y]`) and a grid-stride bound rounded up to whole blocks
 through a 64-bit division (`(n + blockDim.x - 1) / blockDim.x * blockDim.x`). A
 branch that splits the block only between whole warps (producer and consumer warps) is not reported
 either when both of its sides wait at the same barriers in the same order before they join: each

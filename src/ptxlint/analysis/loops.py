@@ -265,14 +265,22 @@ def _pointer_parameters(fn) -> set:
             for o in ins.operands[1:] if isinstance(o, Register) and o.name in loaded}
 
 
-def polled_in_loop(ctx, ins) -> bool:
+_EFFECTS = ("st", "atom", "red", "bar", "barrier", "call", "cp", "sust", "mbarrier")
+
+
+def polled_in_loop(ctx, ins, wait_only: bool = False) -> bool:
     """Is the value `ins` loads tested by a branch of the innermost loop around it (`while (flag[w]
-    == 0);`)? The loop waits for another thread's store: whichever order the lanes run in, it ends."""
+    == 0);`)? The loop waits for another thread's store: whichever order the lanes run in, it ends.
+    With `wait_only`, the loop must do nothing else (no store, atomic, barrier or call): a work loop
+    whose test reads a shared counter (`while (chunk < n) { ...; if (t == 0) chunk = next; }`) is no
+    spin-wait."""
     loop = innermost_loop(ctx, ctx.function.block_of(ins).id)
     if loop is None:
         return False
-    tainted = set(ins.destinations())
     blocks = sorted(loop[1])
+    if wait_only and any(other.op in _EFFECTS for b in blocks for other in ctx.function.blocks[b].instructions):
+        return False
+    tainted = set(ins.destinations())
     for _ in range(2):  # values carried around the loop once are enough for a flag test
         for block_id in blocks:
             for other in ctx.function.blocks[block_id].instructions:

@@ -287,11 +287,12 @@ def outside_focus(ctx, site) -> bool:
 
 
 def _sites(ctx) -> list:
-    """The shared accesses compared: all but a `volatile` load polled by its loop (`while (s->ready
-    == 0);`, one warp waiting for another's store): a spin-wait ends whichever order the threads run
-    in, as RACE003 treats one on global memory."""
+    """The shared accesses compared: all but a `volatile` load that a loop doing nothing else polls
+    (`while (s->ready == 0);`, one warp waiting for another's store): a spin-wait ends whichever order
+    the threads run in, as RACE003 treats one on global memory."""
     return [SharedSite(ctx, a) for a in ctx.shared_accesses if a.space == "shared" and a.kind in _KIND
-            and not (a.kind == "load" and "volatile" in a.instruction.modifiers and polled_in_loop(ctx, a.instruction))]
+            and not (a.kind == "load" and "volatile" in a.instruction.modifiers
+                    and polled_in_loop(ctx, a.instruction, wait_only=True))]
 
 
 def _reachable(ctx, sites: list, warp_level: bool) -> dict:

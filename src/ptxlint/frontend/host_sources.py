@@ -111,13 +111,13 @@ def _including_sources(named: list, checked_path: str, read: Callable) -> list:
         candidates.extend(os.path.join(folder, entry) for entry in entries)
     for source in named[:1]:
         candidates.extend(p for p in _nearby_files(source)[0] if p.endswith(".cu"))
-    out, seen = [], set()
+    out, seen = [], {os.path.abspath(n) for n in named}  # a named source is read already
     for path in candidates:
         key = os.path.abspath(path)
-        if key in seen or os.path.basename(path) in names and key in {os.path.abspath(n) for n in named}:
+        if key in seen:
             continue
         seen.add(key)
-        if len(seen) > MAX_INCLUDER_CANDIDATES:
+        if len(seen) > MAX_INCLUDER_CANDIDATES + len(named):
             break
         if not is_trusted(path):
             continue

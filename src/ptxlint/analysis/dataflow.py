@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_left
+from typing import Optional
 
 from ..frontend.ir import Function, Instruction, Register
 from .budget import spend
@@ -83,6 +84,17 @@ class ReachingDefinitions:
                 k -= 1  # a predicated write may not happen: earlier definitions still reach
         mask = self.block_in.get(block.id, 0) & self.sites_of_register.get(reg.name, 0)
         return found + self._sites(mask) if found else self._sites(mask)
+
+    def sole_definition(self, ins: Instruction, reg: Register) -> Optional[Instruction]:
+        """The one unpredicated instruction whose write of `reg` reaches `ins`, or None (several, a
+        predicated one, none, or a special register)."""
+        if reg.is_special:
+            return None
+        defs = self.definitions(ins, reg)
+        if len(defs) != 1:
+            return None
+        d = self.function.instructions[defs[0]]
+        return d if d.guard is None else None
 
     def _sites(self, mask: int) -> list:
         out = []

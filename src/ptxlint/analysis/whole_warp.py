@@ -61,7 +61,7 @@ def _only_from(ctx, ins: Instruction, reg, full: Instruction, depth: int) -> boo
         return True  # the same in every lane of the warp already
     if depth == 0:
         return False
-    d = _only_definition(ctx, ins, reg)
+    d = ctx.dataflow.sole_definition(ins, reg)
     if d is None:
         return False
     if d is full:
@@ -82,7 +82,7 @@ def _full_side(ctx, block_id) -> Optional[tuple]:
     last = block.instructions[-1]
     if last.op != "bra" or last.guard is None:
         return None
-    setp = _only_definition(ctx, last, last.guard)
+    setp = ctx.dataflow.sole_definition(last, last.guard)
     if setp is None or setp.op != "setp" or len(setp.operands) != 3:
         return None
     compare = next((m for m in setp.modifiers if m in ("eq", "ne")), None)
@@ -108,12 +108,12 @@ def _full_operand(ctx, setp: Instruction, operand, other) -> Optional[tuple]:
     if not isinstance(other, Immediate) or not isinstance(other.value, int) or not isinstance(operand, Register):
         return None
     if other.value & FULL == FULL:
-        mask = _only_definition(ctx, setp, operand)
+        mask = ctx.dataflow.sole_definition(setp, operand)
     elif other.value == 32:
-        d = _only_definition(ctx, setp, operand)
+        d = ctx.dataflow.sole_definition(setp, operand)
         if d is None or d.op != "popc" or len(d.operands) != 2 or not isinstance(d.operands[1], Register):
             return None
-        mask = _only_definition(ctx, d, d.operands[1])
+        mask = ctx.dataflow.sole_definition(d, d.operands[1])
     else:
         return None
     point = _within_active(ctx, mask, 4)
@@ -136,17 +136,7 @@ def _within_active(ctx, d: Optional[Instruction], depth: int) -> Optional[Instru
         sources = d.operands[1:]
     for r in sources:
         if isinstance(r, Register):
-            point = _within_active(ctx, _only_definition(ctx, d, r), depth - 1)
+            point = _within_active(ctx, ctx.dataflow.sole_definition(d, r), depth - 1)
             if point is not None:
                 return point
     return None
-
-
-def _only_definition(ctx, ins: Instruction, reg: Register) -> Optional[Instruction]:
-    if reg.is_special:
-        return None
-    defs = ctx.dataflow.definitions(ins, reg)
-    if len(defs) != 1:
-        return None
-    d = ctx.function.instructions[defs[0]]
-    return d if d.guard is None else None

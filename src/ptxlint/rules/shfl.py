@@ -33,13 +33,11 @@ def _known(ctx, ins, operand, evaluate: bool = True) -> Optional[int]:
     `mov` of one (cheap), else (when `evaluate`) from the per-thread evaluator."""
     if isinstance(operand, Immediate):
         return int(operand.value) & FULL if isinstance(operand.value, int) else None
-    if isinstance(operand, Register) and not operand.is_special:
-        defs = ctx.dataflow.definitions(ins, operand)
-        if len(defs) == 1:
-            d = ctx.function.instructions[defs[0]]
-            if d.op == "mov" and d.guard is None and len(d.operands) == 2 and isinstance(d.operands[1], Immediate):
-                value = d.operands[1].value
-                return int(value) & FULL if isinstance(value, int) else None
+    if isinstance(operand, Register):
+        d = ctx.dataflow.sole_definition(ins, operand)
+        if d is not None and d.op == "mov" and len(d.operands) == 2 and isinstance(d.operands[1], Immediate):
+            value = d.operands[1].value
+            return int(value) & FULL if isinstance(value, int) else None
     if not evaluate:
         return None
     values = ctx.lanes.operand(ins, operand)

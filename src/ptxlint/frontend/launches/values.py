@@ -542,12 +542,7 @@ class ValueResolver:
 
         def exact(name):
             if frame is None:
-                d = self._lookup_registry(prefix or "", name, pos)
-                if d is None:
-                    if name in ("true", "false"):
-                        return int(name == "true")
-                    raise Unknown(f"`{name}` is not a compile-time value ptxlint can see")
-                return self._value_of_global(d, pos, region)
+                return self._namespace_value(prefix or "", name, pos, region)
             return self._value(frame, chain, name, pos, region)
 
         def lookup(name):
@@ -561,6 +556,16 @@ class ValueResolver:
                 raise
 
         return evaluate_tokens(toks, lookup, self._factor_mode, call=lambda name, args: self._returned_value(name, args, region))
+
+    def _namespace_value(self, prefix: str, name: str, pos, region):
+        """The value of `name` seen from `pos` outside any function body (`prefix`: the enclosing
+        namespaces and classes): a namespace or class constant, an enumerator, `true`/`false`."""
+        d = self._lookup_registry(prefix, name, pos)
+        if d is None:
+            if name in ("true", "false"):
+                return int(name == "true")
+            raise Unknown(f"`{name}` is not a compile-time value ptxlint can see")
+        return self._value_of_global(d, pos, region)
 
     def _returned_value(self, name: str, arguments: list, region, depth: int = 0):
         """The value of a call of the host code's own function `name` whose body is one `return
@@ -586,10 +591,7 @@ class ValueResolver:
                 if isinstance(value, Unknown):
                     raise Unknown(f"the argument for `{word}` of `{name}`: {value}")
                 return value
-            d = self._lookup_registry(fn.prefix, word, start)
-            if d is None:
-                raise Unknown(f"`{word}` is not a compile-time value ptxlint can see")
-            return self._value_of_global(d, start, region)
+            return self._namespace_value(fn.prefix, word, start, region)
 
         return evaluate_tokens(toks[start + 2:end - 1], lookup,
                                call=lambda inner, args: self._returned_value(inner, args, region, depth + 1))

@@ -447,8 +447,8 @@ class Preprocessor:
             if not toks:
                 return None
             d = self._defined(toks[0].text, region)
-            if d is False and kind == "ifdef" and self.unknown_switches and toks[0].text not in self.macros \
-                    and not is_known_undefined(toks[0].text):
+            # (_defined is False only for a name no macro defines: a known-undefined one, or any other)
+            if d is False and kind == "ifdef" and self.unknown_switches and not is_known_undefined(toks[0].text):
                 return None  # `#ifdef PARTICLES_GPU` around a `.ptx`'s kernels: the build may define it
             if d is None:
                 return None

@@ -2055,25 +2055,26 @@ class LaneEvaluator:
         form = P.canonical_form(cmp, type_name)
         if form is None or form[0] != "lt" or type(a) is Varying or type(b) is Varying:
             return None
-        pairs = list(zip(a, b))
-        sides: dict = {}  # difference -> the distinct (x, y) with it
-        differences = []
-        for x, y in pairs:
-            d = None if S.difference_known(x, y) else (S.sub(y, x) if form[1] else S.sub(x, y))
-            differences.append(d)
-            if d is not None:
-                sides.setdefault(d, set()).add((x, y))
+        sides: dict = {}  # the comparison's key by difference -> the distinct (x, y) with it
+        keys = []
+        for x, y in zip(a, b):
+            # keyed as _canonical_per_thread keys a shared difference: (x - y of the known parts, x's
+            # unknowns) against (0, y's unknowns)
+            key = None if S.difference_known(x, y) else P.canonical_key(form, (x[0] - y[0], x[1]), (0, y[1]))
+            keys.append(key)
+            if key is not None:
+                sides.setdefault(key, set()).add((x, y))
         if not any(len(v) > 1 for v in sides.values()):
             return None
         self._note("a signed comparison whose two sides carry the same thread-dependent term is "
                    "decided by their difference (the sides are assumed not to overflow)")
         rest = self._compare_per_thread(compare, cmp, type_name, a, b, bits, signed)
         out = []
-        for t, d in enumerate(differences):
-            if d is None or len(sides[d]) < 2:
+        for t, key in enumerate(keys):
+            if key is None or len(sides[key]) < 2:
                 out.append(rest[t])
                 continue
-            value = self._boolean_opaque(("compare", "lt", form[3], d, S.ZERO))
+            value = self._boolean_opaque(key)
             out.append(P.p_not(value) if form[2] else value)
         return as_affine(out) or out
 

@@ -144,6 +144,36 @@ def test_launch_discovery_across_files_stays_inside_the_repository(project):
     assert SECRET not in all_formats(project, "src/k.sm_90.ptx")
 
 
+def test_launch_discovery_in_nearby_folders_stays_inside_the_repository(project):
+    """Units in the folders near a `.ptx`'s source that include its header, directly or through a
+    header of their own, are read for launches: one linked out of the tree, one whose own header
+    links out, one whose header is a FIFO, and one that climbs out with `../` give nothing and leak
+    nothing; an in-tree unit with a shell-like name gives its launch and runs nothing."""
+    outside = project.root.parent / f"{project.root.name}-outside"
+    outside.mkdir(exist_ok=True)
+    (outside / "far.cu").write_text(f'// {SECRET}\n#include "../{project.root.name}/src/kern/kern.cuh"\n'
+                                    "void r() { k<<<1, 128>>>(); }\n")
+    (outside / "own.cuh").write_text(f'// {SECRET}\n#include "kern.cuh"\n')
+    kern = project.write("src/kern/kern.cuh", "__global__ void k() {\n  __syncthreads();\n}\n")
+    project.write("src/kern/k.sm_90.ptx", PTX_NAMING.replace("{path}", str(kern)))
+    (project.root / "src" / "drivers").mkdir()
+    (project.root / "src" / "drivers" / "linked.cu").symlink_to(outside / "far.cu")
+    (project.root / "src" / "drivers" / "own.cuh").symlink_to(outside / "own.cuh")
+    project.write("src/drivers/through_link.cu", '#include "own.cuh"\nvoid r() { k<<<1, 64>>>(); }\n')
+    os.mkfifo(project.root / "src" / "drivers" / "pipe.cuh")
+    project.write("src/drivers/through_pipe.cu", '#include "pipe.cuh"\nvoid r() { k<<<1, 96>>>(); }\n')
+    project.write("src/drivers/climbs.cu", f'#include "../../../{project.root.name}-outside/own.cuh"\n'
+                                           "void r() { k<<<1, 160>>>(); }\n")
+    project.write("src/drivers/a$(touch PWNED).cu", '#include "../kern/kern.cuh"\nvoid r() { k<<<1, 32>>>(); }\n')
+    r = project.run("launches", "src/kern/k.sm_90.ptx")
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stdout + r.stderr
+    assert SECRET not in r.stdout + r.stderr
+    assert "k: 32x1x1 (from the launch at src/drivers/a$(touch PWNED).cu:2)" in r.stdout, r.stdout
+    assert not any(b in r.stdout for b in ("64x1x1", "96x1x1", "128x1x1", "160x1x1")), r.stdout
+    assert not (project.root / "PWNED").exists() and not (project.root / "src" / "drivers" / "PWNED").exists()
+    assert SECRET not in all_formats(project, "src/kern/k.sm_90.ptx")
+
+
 # ---------------------------------------------------------------------------------------------
 # 3. The working directory is not trusted by itself
 

@@ -150,6 +150,14 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
 * volatile_spin_shared.cu: a warp spinning on a `volatile` shared flag until another warp stores it
   is no race (the loop ends whichever order they run in, as on global memory); a flag read once is.
   (test16's triage, after it was measured: nvCOMP's Snappy decoder's queue positions.)
+* select_max_reductions.cu: a butterfly maximum written as compare and select (`a < b ? b : a`,
+  cooperative groups' `greater` on floats) is one value per warp, and over per-warp partials one per
+  block, as an add is; a select that compares other values, or a shfl_down maximum, is not. (test15's
+  triage, after it was measured: mlx's attention storing the warp's maximum from every lane.)
+* ballot_alike_warps.cu: warps that ballot on the same entries read lane by lane (`s_keys[k + lane]`,
+  shared or global) get one mask for the whole block, and a shuffle from the lane it picks one key, so
+  a block barrier in the loop the mask drives is reached by all; entries read at `k + threadIdx.x`
+  give each warp its own mask. (test15's triage, after it was measured: GGNN's cache fetch.)
 """
 
 import re
@@ -202,6 +210,8 @@ CLASSES = {
     "lane_offset_bounds": ["SHFL", "SYNC"],
     "param_array_index": ["SYNC", "SHFL", "RACE", "WARP"],
     "volatile_spin_shared": ["RACE", "WARP", "SYNC", "SHFL"],
+    "select_max_reductions": ["RACE", "WARP", "SYNC", "SHFL"],
+    "ballot_alike_warps": ["SYNC", "SHFL", "RACE", "WARP"],
 }
 
 

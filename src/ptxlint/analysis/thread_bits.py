@@ -6,7 +6,7 @@ A value is *invariant under bit j* when every thread t holds the same value as t
 xor-butterfly step `v = v op __shfl_xor_sync(full, v, 2^k)` with a commutative `op` gives lanes l
 and l ^ 2^k the same operands in swapped order, so the result is invariant under bit k on top of
 whatever `v` was invariant under; after the five steps of `for (m = 16; m > 0; m /= 2)` it is one
-value per warp. A value loaded from shared memory at an address that repeats in every warp
+value per warp. A value loaded (a plain shared or global load) at an address that repeats in every warp
 (`sm[lane]` after each warp stored its partial at `sm[warp]`) is invariant under the warp bits; a
 butterfly over it is then one value for the whole block: the classic block reduction.
 
@@ -27,11 +27,14 @@ from .warpops import shuffle_mode
 LANE_BITS = frozenset(range(5))
 MAX_DEPTH = 64  # definitions followed back from one value: a reduction is ~30 instructions deep
 _COMMUTATIVE = ("add", "mul", "min", "max", "and", "or", "xor")
+# the ordering comparisons of `setp` that, with a `selp` between the two values compared, pick the
+# smaller or the larger of them: `a < b ? b : a` (cooperative groups' `greater`, a hand-written max)
+_ORDERING = frozenset(("lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"))
 # operations whose result is a function of their register and immediate operands alone
 _PURE = frozenset(("add", "sub", "mul", "mad", "fma", "div", "rem", "min", "max", "and", "or", "xor", "not",
                    "shl", "shr", "setp", "selp", "set", "slct", "cvt", "mov", "neg", "abs", "cnot", "mul24",
                    "mad24", "sad", "bfe", "bfi", "prmt", "lop3", "popc", "clz", "brev", "sqrt", "rsqrt", "rcp",
-                   "ex2", "lg2", "sin", "cos", "tanh", "copysign", "testp"))
+                   "ex2", "lg2", "sin", "cos", "tanh", "copysign", "testp", "bfind", "fns"))
 
 
 class ThreadBitInvariance:
@@ -80,13 +83,20 @@ class ThreadBitInvariance:
 
     def _structural(self, d: Instruction, depth: int) -> frozenset:
         """What the defining instruction shows: a pure operation keeps the bits all its operands
-        have, a butterfly step adds its lane bit, a shared load keeps the bits its address has."""
+        have, a butterfly step adds its lane bit, a plain load keeps the bits its address has."""
         if d.guard is not None or len(d.operands) < 2:
             return frozenset()
         ops = d.operands
         if d.op == "shfl":
-            return self.bits(d, ops[1], depth + 1) if self.butterfly_lane_bit(d) is not None else frozenset()
-        if d.op == "ld" and d.space == "shared" and not any(m in d.modifiers for m in ("volatile", "relaxed", "acquire")):
+            if self.butterfly_lane_bit(d) is not None:
+                return self.bits(d, ops[1], depth + 1)
+            return self._indexed_shuffle_bits(d, depth)
+        if d.op == "vote":
+            return self._vote_bits(d, depth)
+        if d.op in ("ld", "ldu") and d.space in ("shared", "global", "const") \
+                and not any(m in d.modifiers for m in ("volatile", "relaxed", "acquire")):
+            # a plain load: threads reading one address at one point read one value (a store between
+            # them by another thread, unordered, is a race the RACE rules report)
             return self._address_bits(d)
         if d.op not in _PURE:
             return frozenset()
@@ -97,12 +107,72 @@ class ThreadBitInvariance:
             found = found & self.bits(d, operand, depth + 1)
             if not found:
                 break
-        if d.op in _COMMUTATIVE and len(ops) == 3:
-            for x, y in ((ops[1], ops[2]), (ops[2], ops[1])):
+        pair = self.commutative_operands(d)
+        if pair is not None:
+            if d.op == "selp":
+                # the choice is the smaller or larger of the two, whichever order the compare saw them in
+                found = self.bits(d, pair[0], depth + 1) & self.bits(d, pair[1], depth + 1)
+            for x, y in (pair, pair[::-1]):
                 k = self._butterfly_partner(d, x, y)
                 if k is not None:
                     found |= {k}
         return found
+
+    def commutative_operands(self, d: Instruction) -> Optional[tuple]:
+        """The two operands of `d` whose order does not change its result, or None: those of a commutative
+        operation, and the two values of a `selp` that picks one of them by an ordering `setp` between
+        the same two (`a < b ? b : a` is max(a, b), `a < b ? a : b` min(a, b))."""
+        ops = d.operands
+        if d.guard is not None:
+            return None
+        if d.op in _COMMUTATIVE and len(ops) == 3:
+            return ops[1], ops[2]
+        if d.op != "selp" or len(ops) != 4 or not all(isinstance(o, Register) for o in ops[1:]):
+            return None
+        defs = self.uniformity._defs_at(d, ops[3])
+        if len(defs) != 1:
+            return None
+        compare = self.function.instructions[defs[0]]
+        cops = compare.operands
+        if compare.op != "setp" or compare.guard is not None or len(cops) != 3 \
+                or not _ORDERING.intersection(compare.modifiers):
+            return None
+        first = cops[0].first if isinstance(cops[0], PairOperand) else cops[0]
+        if not isinstance(first, Register) or first.name != ops[3].name:
+            return None  # the selected predicate is the compare's negated second result
+        picked = {self._origin(d, ops[1]), self._origin(d, ops[2])}
+        compared = {self._origin(compare, cops[1]) if isinstance(cops[1], Register) else None,
+                    self._origin(compare, cops[2]) if isinstance(cops[2], Register) else None}
+        if None in picked or len(picked) != 2 or picked != compared:
+            return None
+        return ops[1], ops[2]
+
+    def _whole_warps(self, member) -> bool:
+        """A warp-wide intrinsic over every lane of every warp: full member mask, full warps."""
+        return self.threads % 32 == 0 and member is not None and member & 0xFFFFFFFF == 0xFFFFFFFF
+
+    def _vote_bits(self, d: Instruction, depth: int) -> frozenset:
+        """`__ballot_sync(full, p)` (and any, all, uni): one value per warp, made of the predicate's
+        values in its lanes, so it keeps the warp bits the predicate keeps: every warp balloting the
+        same shared entries `s[k + lane]` gets the same mask."""
+        ops = d.operands
+        if len(ops) != 3 or not self._whole_warps(self.uniformity._constant(d, ops[2])):
+            return frozenset()
+        return (LANE_BITS | self.bits(d, ops[1], depth + 1)) & self.all_bits
+
+    def _indexed_shuffle_bits(self, d: Instruction, depth: int) -> frozenset:
+        """`__shfl_sync(full, v, src)` over the whole warp: lane l of warp w receives v of lane src(l)
+        of w, so the result keeps the bits src keeps, lane bits included, and among the warp bits those
+        v keeps too."""
+        ops = d.operands
+        if shuffle_mode(d.modifiers) != "idx" or len(ops) < 5:
+            return frozenset()
+        clamp = self.uniformity._constant(d, ops[3])
+        if clamp is None or clamp & 0x1F != 0x1F or (clamp >> 8) & 0x1F != 0 \
+                or not self._whole_warps(self.uniformity._constant(d, ops[4])):
+            return frozenset()
+        source = self.bits(d, ops[2], depth + 1)
+        return source & (LANE_BITS | self.bits(d, ops[1], depth + 1))
 
     def _join_bits(self, ins: Instruction, reg: Register, defs: tuple, depth: int) -> frozenset:
         """A value several definitions reach: the bits every definition keeps, and every branch that

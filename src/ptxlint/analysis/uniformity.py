@@ -73,7 +73,6 @@ DESCRIBE = {UNIFORM: "uniform", CTA: "differs between blocks", BLOCK: "differs b
 _CTA_SPECIALS = ("%ctaid", "%clusterid", "%cluster_ctaid", "%cluster_ctarank", "%smid", "%gridid")
 _WARP_SPECIALS = ("%laneid", "%lanemask", "%clock", "%globaltimer", "%pm")
 # operations whose operands can be swapped with a bit-identical result (IEEE add/mul/min/max too)
-_COMMUTATIVE_OPS = ("add", "mul", "min", "max", "and", "or", "xor")
 # instructions whose result is not a function of their operands alone
 _NOT_PURE_OPS = ("ld", "ldu", "atom", "red", "call", "shfl", "vote", "match", "redux", "activemask", "elect",
                  "bar", "barrier", "mbarrier", "tex", "suld", "ldmatrix", "mma", "wgmma", "cp", "clock")
@@ -381,6 +380,7 @@ class UniformityAnalysis:
             value = self._sources_level(ins, srcs[:1])
             if value[0] == WARP and self._broadcasts(ins):
                 value = (BLOCK, f"the value that {ins.opcode} at {user_line(ins)} broadcasts from one lane of each warp")
+            value = self._alike_in_every_warp(ins, value)
             first = ins.operands[0]
             if isinstance(first, PairOperand):
                 for reg in registers_in(first.second):
@@ -391,6 +391,8 @@ class UniformityAnalysis:
                 value = (min(src[0], BLOCK), src[1]) if src[0] else src
             else:
                 value = (max(BLOCK, min(src[0], BLOCK)), f"the {ins.opcode} result at {user_line(ins)} (one value per warp)")
+            if op == "vote":
+                value = self._alike_in_every_warp(ins, value)
             if op == "elect":
                 first = ins.operands[0]
                 if isinstance(first, PairOperand):
@@ -402,7 +404,7 @@ class UniformityAnalysis:
             value = (lvl, f"{name} via {dests[0].source_name} at {user_line(ins)}" if lvl else None)
         else:
             value = self._sources_level(ins, srcs)
-            if value[0] > CTA and op in _COMMUTATIVE_OPS and len(srcs) == 2 and ins.guard is None:
+            if value[0] > CTA and ins.guard is None and self._thread_bits.commutative_operands(ins) is not None:
                 value = self._reduced_level(ins, dests, value)
             elif value[0] == WARP and op in _LANE_CANCELLING_OPS and ins.guard is None and len(dests) == 1:
                 value = self._cancelled_level(ins, dests[0], value)
@@ -422,7 +424,7 @@ class UniformityAnalysis:
         per warp once every lane bit is folded, one per block when what was folded was already the
         same in every warp (thread_bits.py); `value` when `ins` is no such step."""
         invariance = self._thread_bits
-        a, b = ins.operands[1], ins.operands[2]
+        a, b = invariance.commutative_operands(ins)
         if invariance._butterfly_partner(ins, a, b) is None and invariance._butterfly_partner(ins, b, a) is None:
             return value
         bits = invariance._structural(ins, 0)
@@ -431,6 +433,15 @@ class UniformityAnalysis:
         if invariance.one_value_per_warp(bits) and value[0] > BLOCK:
             return BLOCK, f"the xor-butterfly reduction at {user_line(ins)} (one value per warp)"
         return value
+
+    def _alike_in_every_warp(self, ins: Instruction, value: tuple) -> tuple:
+        """CTA for a warp-wide ballot or shuffle whose result is one value for the whole block: every
+        warp votes on, or reads from the same lane of, values that repeat in every warp (`s[k + lane]`
+        loaded by each warp alike; thread_bits.py); `value` otherwise."""
+        if value[0] <= CTA or ins.guard is not None:
+            return value
+        bits = self._thread_bits._structural(ins, 0)
+        return (CTA, None) if self._thread_bits.one_value_per_block(bits) else value
 
     def _cancelled_level(self, ins: Instruction, dest: Register, value: tuple) -> tuple:
         """The level of a division or right shift that may drop the lane from a thread index

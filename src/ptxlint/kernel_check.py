@@ -25,7 +25,7 @@ from typing import Optional
 
 from .analysis.budget import BudgetExhausted, describe, kernel_budget
 from .analysis.context import KernelContext
-from .analysis.launch import fails_assertion, out_of_bounds, plan_block_shapes
+from .analysis.launch import fails_assertion, out_of_bounds, overlapping_blocks, plan_block_shapes
 from .analysis.loops import trip_bound_parameters
 from .rules.sync import parameter_text
 from .frontend.sourcemap import wholly_in_toolkit
@@ -91,7 +91,7 @@ def _run(module, function, rules, analysis, shape, progress: list, admission: bo
         context = KernelContext(module, function, analysis, shape, focus)
         try:
             if admission:
-                rejected = out_of_bounds(context) or fails_assertion(context)
+                rejected = overlapping_blocks(context) or out_of_bounds(context) or fails_assertion(context)
                 if rejected is not None:
                     return [], Counter(), rejected
             found = []
@@ -313,6 +313,8 @@ def _state_shapes(d, checked: list, rejected: list, plan, two_warps: bool) -> No
                  f"{', '.join(checked)}")
     if rejected:
         statement += "; not admitted: " + "; ".join(rejected)
+    if plan.narrowed_by:
+        statement += f"; no wider block admitted: {plan.narrowed_by}"
     d.notes = [statement if n.startswith("assumed block") else n for n in d.notes]
     if statement not in d.notes:
         d.notes.insert(0, statement)

@@ -154,6 +154,12 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   cooperative groups' `greater` on floats) is one value per warp, and over per-warp partials one per
   block, as an add is; a select that compares other values, or a shfl_down maximum, is not. (test15's
   triage, after it was measured: mlx's attention storing the warp's maximum from every lane.)
+* block_stride_index.cu: a kernel with no launch found that indexes `blockIdx.x * K + threadIdx.x` (K a
+  constant) and reads no blockDim.x is checked in blocks of at most K threads in x (a wider block would
+  give two blocks one index): each thread updating its own element is no race across blocks; an
+  update reaching the next element still is, and a kernel that reads blockDim.x keeps every candidate.
+  (test16's triage, after it was measured: BEAGLE's factor kernels, launched with PATTERN_BLOCK_SIZE
+  threads through the driver API.)
 * ballot_alike_warps.cu: warps that ballot on the same entries read lane by lane (`s_keys[k + lane]`,
   shared or global) get one mask for the whole block, and a shuffle from the lane it picks one key, so
   a block barrier in the loop the mask drives is reached by all; entries read at `k + threadIdx.x`
@@ -211,6 +217,7 @@ CLASSES = {
     "param_array_index": ["SYNC", "SHFL", "RACE", "WARP"],
     "volatile_spin_shared": ["RACE", "WARP", "SYNC", "SHFL"],
     "select_max_reductions": ["RACE", "WARP", "SYNC", "SHFL"],
+    "block_stride_index": ["RACE", "SYNC", "SHFL"],
     "ballot_alike_warps": ["SYNC", "SHFL", "RACE", "WARP"],
 }
 

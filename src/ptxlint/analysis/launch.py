@@ -10,6 +10,12 @@ ones it admits (`.maxntid` bounds them; a shape under which a thread would index
 out of its bounds, or under which every thread fails a device-side `assert` on the block shape,
 is not admitted). Performance findings use one of them, stated in every finding;
 a correctness finding is kept only if it holds under every admitted candidate (kernel_check.py does that).
+
+A kernel that builds its index as `blockIdx.x * K + threadIdx.x` with a constant K (`#define
+BLOCK_SIZE 16`) and never reads blockDim.x is written for blocks of at most K threads in x: in a wider
+block, thread K would take the index of thread 0 of the next block, so every element near a block's
+end would be shared by two blocks: a launch that contradicts the kernel's own indexing, not the
+code's race. Such shapes are not admitted, and K in that dimension is a candidate (block_strides).
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from fnmatch import fnmatchcase
 from typing import Optional
 
 from ..frontend.demangle import demangle, without_parameters
-from ..frontend.ir import Function, Register
+from ..frontend.ir import Function, Immediate, Register
 
 WARP_SIZE = 32
 MAX_BLOCK_THREADS = 1024
@@ -82,6 +88,9 @@ class ShapePlan:
     shapes: tuple
     known: bool
     unknown_launches: tuple = ()  # "k.cu:40 (block argument `n` is a run-time value)" for launches not used
+    # candidates narrowed to the kernel's own block stride: "the index blockIdx.x * 16 + threadIdx.x at
+    # line 12 gives each block 16 threads in x" (block_strides), else ""
+    narrowed_by: str = ""
 
 
 def kernel_matches(function: Function, glob: str) -> bool:
@@ -189,14 +198,98 @@ def plan_block_shapes(function: Function, options) -> ShapePlan:
                 passed = merge_arguments(passed, getattr(launch, "call_arguments", ()))
             passed = passed if passed is not ... and passed and any(passed) else None
             return ShapePlan(tuple(replace(shape, arguments=passed) for shape in _candidates(function, forms)),
-                             False, unknown_launches)
+                             False, unknown_launches, stride_note(function))
         if shapes:
             return ShapePlan(tuple(BlockShape(d, s, grid=grids[d][0], grid_source="; ".join(grids[d][1]),
                                               arguments=arguments.get(d) or None)
                                    for d, s in shapes.items()), True, unknown_launches)
     if function.reqntid and _valid(function.reqntid):
         return ShapePlan((BlockShape(tuple(function.reqntid), ".reqntid"),), True)
-    return ShapePlan(tuple(_candidates(function)), False, unknown_launches)
+    return ShapePlan(tuple(_candidates(function)), False, unknown_launches, stride_note(function))
+
+
+def block_strides(function: Function) -> dict:
+    """{dimension index: (K, instruction)} for each dimension d in which the kernel forms an index
+    `blockIdx.d * K + threadIdx.d` (K a constant: `mad.lo`, or `shl`/`mul.lo` then `add`) and never
+    reads blockDim.d; a dimension with two different K is left out."""
+    defs: dict = {}
+    for ins in function.instructions:
+        if ins.operands and isinstance(ins.operands[0], Register):
+            defs.setdefault(ins.operands[0].name, []).append(ins)
+
+    def special(operand, depth=0) -> Optional[str]:
+        """The special register a value is a plain copy of (`mov`, `cvt`), or None."""
+        if not isinstance(operand, Register):
+            return None
+        if operand.is_special:
+            return operand.name
+        found = defs.get(operand.name, ())
+        if len(found) != 1 or depth > 4:
+            return None
+        d = found[0]
+        if d.guard is None and d.op in ("mov", "cvt") and len(d.operands) == 2:
+            return special(d.operands[1], depth + 1)
+        return None
+
+    def scaled(operand) -> Optional[tuple]:
+        """(block-index register name, K) when the value is blockIdx.d * K with K a constant."""
+        if not isinstance(operand, Register):
+            return None
+        found = defs.get(operand.name, ())
+        if len(found) != 1 or found[0].guard is not None or len(found[0].operands) != 3:
+            return None
+        d = found[0]
+        a, b = d.operands[1], d.operands[2]
+        if d.op == "shl" and isinstance(b, Immediate) and isinstance(b.value, int) and 0 <= b.value < 11:
+            return (special(a), 1 << b.value)
+        if d.op == "mul" and "lo" in d.modifiers:
+            for x, k in ((a, b), (b, a)):
+                if isinstance(k, Immediate) and isinstance(k.value, int):
+                    return (special(x), k.value)
+        return None
+
+    found: dict = {}
+    for ins in function.instructions:
+        if ins.guard is not None:
+            continue
+        ops = ins.operands
+        pairs = []
+        if ins.op == "add" and len(ops) == 3:
+            pairs = [(scaled(ops[1]), ops[2]), (scaled(ops[2]), ops[1])]
+        elif ins.op == "mad" and "lo" in ins.modifiers and len(ops) == 4:
+            for x, k in ((ops[1], ops[2]), (ops[2], ops[1])):
+                if isinstance(k, Immediate) and isinstance(k.value, int):
+                    pairs.append(((special(x), k.value), ops[3]))
+        for scale, thread in pairs:
+            if scale is None or scale[0] is None or not scale[0].startswith("%ctaid."):
+                continue
+            axis = scale[0][-1]
+            if special(thread) == f"%tid.{axis}" and 0 < scale[1] <= MAX_BLOCK_THREADS:
+                found.setdefault("xyz".index(axis), {}).setdefault(scale[1], ins)
+    return {dim: next(iter(ks.items())) for dim, ks in found.items()
+            if len(ks) == 1 and not _uses(function, f"%ntid.{'xyz'[dim]}")}
+
+
+def _stride_text(dim: int, k: int, ins) -> str:
+    from ..frontend.sourcemap import user_line
+
+    axis = "xyz"[dim]
+    return f"the index blockIdx.{axis} * {k} + threadIdx.{axis} at {user_line(ins)} gives each block {k} threads in {axis}"
+
+
+def stride_note(function: Function) -> str:
+    """What narrows the candidates of a kernel with no known launch to its own block strides, or ""."""
+    return "; ".join(_stride_text(dim, k, ins) for dim, (k, ins) in sorted(block_strides(function).items()))
+
+
+def overlapping_blocks(ctx) -> Optional[str]:
+    """Why the context's block shape cannot be the kernel's: it is wider than the kernel's own block
+    stride (`blockIdx.x * 16 + threadIdx.x`), so two blocks would take one index. None otherwise."""
+    for dim, (k, ins) in sorted(block_strides(ctx.function).items()):
+        if ctx.launch.dims[dim] > k:
+            return (f"{_stride_text(dim, k, ins)}: thread {k} would take the index of thread 0 of the "
+                    f"next block")
+    return None
 
 
 def _candidates(function: Function, forms: Optional[list] = None) -> list:
@@ -227,6 +320,14 @@ def _candidates(function: Function, forms: Optional[list] = None) -> list:
         source = ("assumed: the launches at " + ", ".join(f"{place} (block {_grid_text(form)})"
                                                           for form, place in forms)
                   + " leave the rest of the block to run-time values; pass --block to change it")
+    strides = block_strides(function)
+    if strides:
+        # the kernel's own block stride in a dimension: shapes wider there are not admitted
+        # (overlapping_blocks); each is tried at that stride instead
+        def narrowed(d):
+            return tuple(min(v, strides[i][0]) if i in strides else v for i, v in enumerate(d))
+        dims = list(dict.fromkeys(narrowed(d) for d in dims))
+        first = narrowed(first)
     # after the default: smaller shapes, largest first, then larger ones; when the default is not
     # admitted, the next admitted one is the nearest smaller shape
     size = first[0] * first[1] * first[2]

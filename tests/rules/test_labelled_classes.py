@@ -160,6 +160,11 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   update reaching the next element still is, and a kernel that reads blockDim.x keeps every candidate.
   (test16's triage, after it was measured: BEAGLE's factor kernels, launched with PATTERN_BLOCK_SIZE
   threads through the driver API.)
+* rounded_by_test.cu: a bound rounded up to a power-of-two block by a test of its low bits (`(n & (w -
+  1)) ? (n & ~(w - 1)) + w : n`, or `n % 256 == 0 ? n : ...`) is a multiple of w on both sides (where
+  the test says the low bits are zero, n is one), so a block-stride loop to it runs alike in every
+  thread; rounded to half the block, or testing another value's bits, it does not. (test16's triage,
+  after it was measured: PopSift's block prefix sum.)
 * ballot_alike_warps.cu: warps that ballot on the same entries read lane by lane (`s_keys[k + lane]`,
   shared or global) get one mask for the whole block, and a shuffle from the lane it picks one key, so
   a block barrier in the loop the mask drives is reached by all; entries read at `k + threadIdx.x`
@@ -218,6 +223,7 @@ CLASSES = {
     "volatile_spin_shared": ["RACE", "WARP", "SYNC", "SHFL"],
     "select_max_reductions": ["RACE", "WARP", "SYNC", "SHFL"],
     "block_stride_index": ["RACE", "SYNC", "SHFL"],
+    "rounded_by_test": ["SYNC", "SHFL", "RACE", "WARP"],
     "ballot_alike_warps": ["SYNC", "SHFL", "RACE", "WARP"],
 }
 

@@ -46,6 +46,14 @@ def _alike_in_warps(values) -> bool:
     return all(values[t] == values[t - t % 32] for t in range(len(values)))
 
 
+
+def _value_multiple(v) -> int:
+    """The largest M that divides the known part and every coefficient of a symbolic value (0 for 0)."""
+    found = v[0]
+    for _, coef in v[1]:
+        found = gcd(found, coef)
+    return abs(found)
+
 class LaneEvaluator:
     """Answers: what value does this operand have in each thread, and which threads execute here."""
 
@@ -2236,10 +2244,68 @@ class LaneEvaluator:
                 return a
             if number and S.is_known(a) and S.is_known(b):
                 return S.add(b, S.scale(c, a[0] - b[0]))
+            if number:
+                multiple = self._selected_multiple(a, b, c)
+                if multiple > 1:
+                    return S.scale(self._opaque(("selp-multiple", a, b, c, multiple)), multiple)
             return self._opaque(("selp", a, b, c))
 
         out = apply_per_distinct(one, list(zip(x, y, q)))
         return as_affine(out) or out
+
+    def _selected_multiple(self, a, b, c) -> int:
+        """M > 1 when both values a select `c ? a : b` may pick are multiples of M, taking on each side
+        what its test shows: where c is `(x & (2^k - 1)) == 0`, x on the side it holds is a multiple of
+        2^k (`(n & (w - 1)) ? (n & ~(w - 1)) + w : n`, a bound rounded up to a power-of-two block
+        whichever side is taken); 1 otherwise."""
+        test = self._low_bits_zero(c)
+        if test is not None:
+            x, k, when_true = test
+            side = a if when_true else b
+            if side[1] == x[1] and side[0] % (1 << k) == x[0]:
+                # on that side the value is x with its low k bits zero: 2^k times an unknown
+                held = S.scale(self._opaque(("low-bits-zero", side, k)), 1 << k)
+                a, b = (held, b) if when_true else (a, held)
+        return gcd(_value_multiple(a), _value_multiple(b))
+
+    def _low_bits_zero(self, c) -> Optional[tuple]:
+        """(x, k, whether c is true when they are) when the predicate c is `(x & (2^k - 1)) == 0` or its
+        negation, else None; x's known part is its residue modulo 2^k."""
+        if S.is_known(c) or len(c[1]) != 1:
+            return None
+        (sym, coef), = c[1]
+        if (c[0], coef) == (0, 1):
+            when_true = True
+        elif (c[0], coef) == (1, -1):
+            when_true = False
+        else:
+            return None
+        key = self.table.key_of(sym)
+        if not (key and key[0] == "opaque" and len(key[1]) == 5 and key[1][:2] == ("compare", "eq")):
+            return None
+        x, y = key[1][3], key[1][4]
+        masked = y if x == S.ZERO else x if y == S.ZERO else None
+        name = single_symbol(masked) if masked is not None and masked[0] == 0 else None
+        if name is None:
+            return None
+        rotation = self.rotations.get(name)
+        if rotation is not None:
+            # `x & (2^k - 1)` of an unknown x as `(c + U) mod 2^k` (_rotation): zero where c + U is a multiple
+            terms, modulus, residue = rotation
+            if modulus & (modulus - 1) or modulus < 2:
+                return None
+            return (residue, terms), modulus.bit_length() - 1, when_true
+        inner = self.table.key_of(name)
+        if not (inner and inner[0] == "opaque" and len(inner[1]) == 3 and inner[1][0] == "and"):
+            return None
+        # the same kept as an unknown of its own (the mask written first: `and.b32 r, 1023, n`)
+        u, m = inner[1][2]
+        if not S.is_known(m):
+            u, m = m, u
+        low = m[0] if S.is_known(m) else 0
+        if low <= 0 or low & (low + 1) or S.is_known(u):
+            return None
+        return (u[0] % (low + 1), u[1]), low.bit_length(), when_true
 
     def _loaded(self, ins: Instruction, reg: Register) -> list:
         """The result of a load, atomic, shuffle...: uniform when every thread reads the same thing."""

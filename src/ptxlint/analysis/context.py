@@ -61,6 +61,12 @@ class KernelContext:
         return ReachingDefinitions(self.function, self.cfg)
 
     @cached_property
+    def intervals(self):
+        from .intervals import BarrierIntervals
+
+        return BarrierIntervals(self.function, self.cfg)
+
+    @cached_property
     def address_roots(self):
         from .provenance import AddressRoots
 

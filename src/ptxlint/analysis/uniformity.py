@@ -107,6 +107,7 @@ class UniformityAnalysis:
         self._broadcast_cache: dict = {}
         self._uses: list = self._reaching_uses()
         self._branches: dict = self._branch_instructions()
+        self._equal_copies: dict = {}  # mov index -> the definitions it leaves unchanged (_equal_copy)
         self._solve()
 
     # ---- public queries
@@ -220,6 +221,7 @@ class UniformityAnalysis:
     def _use_level(self, ins: Instruction, defs: tuple, name: Optional[str] = None) -> tuple:
         best, why = UNIFORM, None
         use_block = self.function.block_of(ins).id
+        defs = self._unchanged_copies(defs)
         for d in defs:
             key_level = self._def_level(d, name)
             if key_level[0] > best:
@@ -244,6 +246,61 @@ class UniformityAnalysis:
                         best = lvl
                         why = f"the branch at {user_line(branch)} ({self._raw_branch_origin(b)})"
         return best, why
+
+    def _unchanged_copies(self, defs: tuple) -> tuple:
+        """`defs` with every copy that leaves its register as it was replaced by the definitions it
+        copies over: `mov d, s` in a block entered only where `d == s` (nvcc's `if (t == cnt) { ...;
+        cnt = t; }`, a lane writing back the warp's own count) gives d the value it had, so the join
+        after it is that value's, not the lane's."""
+        out = None
+        for n, d in enumerate(defs):
+            old = self._equal_copy(d)
+            if old is not None:
+                if out is None:
+                    out = list(defs[:n])
+                out.extend(e for e in old if e not in out)
+            elif out is not None and d not in out:
+                out.append(d)
+        return defs if out is None else tuple(out)
+
+    def _equal_copy(self, index: int) -> Optional[tuple]:
+        """The definitions of d reaching `mov d, s` at `index` when the one edge into its block is
+        taken only where an integer `setp.eq`/`setp.ne` of d and s (the same values: neither written
+        between) says they are equal; else None."""
+        found = self._equal_copies.get(index, ...)
+        if found is not ...:
+            return found
+        found = self._equal_copies[index] = None
+        ins = self.function.instructions[index]
+        ops = ins.operands
+        if ins.op != "mov" or ins.guard is not None or len(ops) != 2 \
+                or not isinstance(ops[0], Register) or not isinstance(ops[1], Register):
+            return None
+        block = self.function.block_of(ins).id
+        preds = list(self.cfg.graph.predecessors(block))
+        branch = self._branches.get(preds[0]) if len(preds) == 1 else None
+        cond = self.cfg.edge_condition(preds[0], block) if branch is not None else None
+        if cond is None:
+            return None
+        guard, value = cond
+        compares = self._defs_at(branch, guard)
+        compare = self.function.instructions[compares[0]] if len(compares) == 1 else None
+        if compare is None or compare.op != "setp" or compare.guard is not None or len(compare.operands) != 3 \
+                or not (compare.type or "")[:1] in "usb" or not isinstance(compare.operands[0], Register):
+            return None
+        cmp = "eq" if "eq" in compare.modifiers else "ne" if "ne" in compare.modifiers else None
+        if cmp is None or (value if cmp == "eq" else not value) is False:
+            return None
+        a, b = compare.operands[1], compare.operands[2]
+        if not isinstance(a, Register) or not isinstance(b, Register) \
+                or {a.name, b.name} != {ops[0].name, ops[1].name} or a.name == b.name:
+            return None
+        for reg in (ops[0], ops[1]):
+            if self._defs_at(compare, reg) != self._defs_at(ins, reg):
+                return None  # written between the test and the copy
+        old = self._defs_at(ins, ops[0])
+        found = self._equal_copies[index] = old if old else None
+        return found
 
     def _alike_classes(self, defs: tuple) -> dict:
         """definition -> what it computes, for unpredicated pure instructions: the opcode, the
@@ -514,7 +571,7 @@ class UniformityAnalysis:
         if ins.space == "local":
             return WARP, f"the thread-private (local) load at {where}"
         if any(q in ins.modifiers for q in _ORDERED_LOAD_QUALIFIERS) and ins.space != "const" \
-                and not self._never_written(ins):
+                and not (self._stable_in_interval(ins) if ins.space == "shared" else self._never_written(ins)):
             return WARP, f"the {ins.opcode} at {where} (each thread may observe a different value)"
         if mem is None:
             return WARP, f"the {ins.opcode} result at {where}"
@@ -524,13 +581,32 @@ class UniformityAnalysis:
                 return lvl, f"the value loaded at {where} from an address that depends on {why}"
         return UNIFORM, None
 
+    def _stable_in_interval(self, ins: Instruction) -> bool:
+        """Is `ins` a volatile shared load that no write can overlap: none of the instructions other
+        threads may run in its barrier interval (intervals.py) writes shared memory it may read (the
+        same shared variable, or an address of unknown root)? Then the threads that run it between
+        the same two barriers read one value."""
+        if ins.space != "shared":
+            return False
+        roots = set(self.ctx.address_roots.roots(ins))
+
+        def may_alias(w: Instruction) -> bool:
+            if w.op in ("call", "cp") or w.space in (None, "generic"):
+                return True  # a callee, an asynchronous copy, a generic address: anywhere in shared memory
+            if w.space != "shared":
+                return False
+            other = set(self.ctx.address_roots.roots(w))
+            return not roots or not other or bool(roots & other)
+
+        return not self.ctx.intervals.writes_in_interval(ins, may_alias)
+
     def _reads_unwritten_memory(self, ins: Instruction) -> bool:
         """Is `ins` an atomic that leaves memory as it was, on memory this kernel never writes? Then
         it is a read of the value the launch started with, the same in every thread."""
         return ins.space != "shared" and _leaves_memory_unchanged(ins) and self._never_written(ins)
 
     def _never_written(self, ins: Instruction) -> bool:
-        """Is the global memory `ins` reads written nowhere in this kernel: its address comes from
+        """Is the global (not shared: see _stable_in_interval) memory `ins` reads written nowhere in this kernel: its address comes from
         kernel parameters or variables (address roots), and no store, atomic or reduction of the
         kernel may touch them (each of those has roots of its own, none shared)? A write through a
         pointer of unknown origin may touch anything."""

@@ -1,0 +1,125 @@
+"""Barrier intervals: which instructions other threads of the block may run while one thread runs a
+given instruction.
+
+Between two block-wide barriers (`__syncthreads()`), the threads of a block run in any order; a
+barrier lets none past until all have arrived. So while a thread runs instruction i, another thread
+may be anywhere that some thread can reach from a barrier (or the kernel's start) that can precede i
+without a barrier in between, up to the next barrier. `interval_of(i)` is that set of instructions:
+found by walking back from i to those barriers, then forward from them until barriers stop the walk.
+
+Uniformity uses it for `volatile` shared loads: a volatile load says the memory may change under
+the reader, but where no write to it can run in the load's interval every thread reads one value
+(`volatile` state a block reads after the barrier that follows its last write).
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ..frontend.ir import Instruction
+from .cfg import ENTRY, EXIT
+
+_WRITES = ("st", "atom", "red", "call", "cp", "sust", "mbarrier", "stmatrix", "tcgen05")
+
+
+def is_whole_block_barrier(ins: Instruction) -> bool:
+    """`bar.sync`/`barrier.sync`/`bar.red` that waits for every thread of the block (no thread count;
+    not `arrive`, which does not wait; not a warp or cluster barrier)."""
+    if ins.op not in ("bar", "barrier") or ins.guard is not None:
+        return False
+    mods = ins.modifiers
+    if "warp" in mods or "cluster" in mods or "arrive" in mods:
+        return False
+    ops = ins.operands[1:] if "red" in mods else ins.operands
+    return len(ops) <= 1
+
+
+class BarrierIntervals:
+    def __init__(self, function, cfg) -> None:
+        self.function = function
+        self.cfg = cfg
+        self._from_start: dict = {}  # (block id, position) -> the instruction indices reached from it
+
+    def interval_of(self, ins: Instruction) -> frozenset:
+        """The indices of the instructions that may run in the same barrier interval as `ins`."""
+        found: set = set()
+        for start in self._starts(ins):
+            found |= self._reached_from(start)
+        return frozenset(found)
+
+    def _starts(self, ins: Instruction) -> set:
+        """(block id, position) just after each barrier, or the kernel's start, from which `ins` is
+        reached without a barrier between."""
+        blocks = self.function.blocks
+        here = self.function.block_of(ins)
+        position = here.instructions.index(ins)
+        starts = set()
+        found = self._barrier_before(here.instructions, position)
+        if found is not None:
+            return {(here.id, found + 1)}
+        seen, stack = set(), list(self.cfg.graph.predecessors(here.id))
+        while stack:
+            b = stack.pop()
+            if b in seen:
+                continue
+            seen.add(b)
+            if b == ENTRY:
+                starts.add((blocks[0].id, 0))
+                continue
+            block = self._block(b)
+            if block is None:
+                continue
+            found = self._barrier_before(block.instructions, len(block.instructions))
+            if found is not None:
+                starts.add((b, found + 1))
+            else:
+                stack.extend(self.cfg.graph.predecessors(b))
+        if here.id in seen:  # a loop back to the start of this block without a barrier
+            starts.add((here.id, 0))
+        return starts
+
+    @staticmethod
+    def _barrier_before(instructions: list, end: int) -> Optional[int]:
+        for k in range(end - 1, -1, -1):
+            if is_whole_block_barrier(instructions[k]):
+                return k
+        return None
+
+    def _block(self, block_id):
+        blocks = self.function.blocks
+        return blocks[block_id] if isinstance(block_id, int) and 0 <= block_id < len(blocks) else None
+
+    def _reached_from(self, start: tuple) -> frozenset:
+        found = self._from_start.get(start)
+        if found is not None:
+            return found
+        out: set = set()
+        stack, seen = [start], set()
+        while stack:
+            block_id, position = stack.pop()
+            if (block_id, position) in seen or block_id in (ENTRY, EXIT):
+                continue
+            seen.add((block_id, position))
+            block = self._block(block_id)
+            if block is None:
+                continue
+            stopped = False
+            for ins in block.instructions[position:]:
+                out.add(ins.index)
+                if is_whole_block_barrier(ins):
+                    stopped = True
+                    break
+            if not stopped:
+                stack.extend((s, 0) for s in self.cfg.graph.successors(block_id))
+        found = self._from_start[start] = frozenset(out)
+        return found
+
+    def writes_in_interval(self, ins: Instruction, may_alias) -> bool:
+        """Is there an instruction that may write memory `may_alias(write)` says `ins` reads, in the
+        barrier interval of `ins`?"""
+        instructions = self.function.instructions
+        for k in self.interval_of(ins):
+            w = instructions[k]
+            if w.op in _WRITES and may_alias(w):
+                return True
+        return False

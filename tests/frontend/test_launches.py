@@ -622,6 +622,21 @@ def test_deduced_template_arguments_pick_the_instantiation():
     assert all(l.deduced for l in found)
 
 
+def test_a_kernel_template_launched_with_a_lambda_takes_each_lambdas_own_launch():
+    """nvcc names the instance by the lambda's closure type (`setup(int*, int*)::{lambda(unsigned
+    long)#2}`): the n-th lambda of that parameter count in the host function where it is written. Each
+    instance gets the block of the launch that passes its lambda, not every launch of the template."""
+    found = find_launches(str(DATA / "lambda_kernels.cu"))
+    module = parse_ptx_file(str(DATA / "lambda_kernels.sm_90.ptx"))
+    blocks = {f.name: [l.block for l in launches_for_function(f.name, found)] for f in module.kernels}
+    assert blocks == {"_Z7forEachIZ5setupPiS0_EUlmE_JEEvmT_DpT0_": [(1, 1, 1)],  # setup's lambda #1
+                      "_Z7forEachIZ5setupPiS0_EUlmE0_JEEvmT_DpT0_": [(128, 1, 1)],  # setup's lambda #2
+                      "_Z7forEachIZ5scalePffmEUlmfE_JfEEvmT_DpT0_": [(256, 1, 1)]}  # scale's, with a pack
+    # the launch in setup that passes its first lambda is the instance's only launch: its argument 1 too
+    (first,) = launches_for_function("_Z7forEachIZ5setupPiS0_EUlmE_JEEvmT_DpT0_", found)
+    assert first.call_arguments[0] == 1
+
+
 def test_an_argument_whose_type_is_not_known_matches_any_instantiation_only_when_deduced():
     src = """template <typename T> __global__ void fill(T *out);
 template <typename T> __global__ void show(T *out) {}

@@ -453,6 +453,10 @@ class LaunchSites:
             pattern = param.extra.get("pattern")
             if pattern is None:
                 continue
+            lam = self._lambda_argument(frame, a, b)
+            if lam is not None and not pattern[1]:
+                found.setdefault(pattern[0], lam)  # a closure type: named by where the lambda is
+                continue
             tname, pointer = pattern
             arg_type = self._argument_type(frame, chain, a, b, pos)
             if arg_type is None:
@@ -470,6 +474,40 @@ class LaunchSites:
             else:
                 out.append("?")
         return tuple(out)
+
+    def _lambda_argument(self, frame, a, b) -> Optional[str]:
+        """`lambda in F #n of m parameters` when the call argument a..b is a lambda expression written
+        in host function F, the n-th lambda of m parameters there (how nvcc's instance names its type:
+        `F(...)::{lambda(unsigned long)#n}`); None for any other argument."""
+        toks = self.toks
+        if a >= b or toks[a].text != "[":
+            return None
+        outer = frame
+        while outer.parent is not None:
+            outer = outer.parent  # a launch inside a lambda: the lambda's type is named by the function
+        start, end = outer.function.body
+        arity = self._lambda_arity(a, b)
+        if arity is None:
+            return None
+        ordinal = 0
+        k = start
+        while k <= a:
+            if toks[k].text == "[" and k > start and toks[k - 1].text in ("(", ",", "=", "return", "{", ";") \
+                    and self._lambda_arity(k, end) == arity:
+                ordinal += 1
+            k += 1
+        return f"lambda in {outer.function.name} #{ordinal} of {arity} parameters"
+
+    def _lambda_arity(self, a, end) -> Optional[int]:
+        """The number of parameters of the lambda expression whose capture list opens at `a`."""
+        toks = self.toks
+        k = self._close(a, end) + 1
+        while k < end and toks[k].text in ("__device__", "__host__", "mutable", "constexpr"):
+            k += 1
+        if k >= end or toks[k].text != "(":
+            return None
+        close = self._close(k, end)
+        return len(self._split_commas(k + 1, close, angles=True)) if close > k + 1 else 0
 
     def _argument_type(self, frame, chain, a, b, pos):
         """(base type, is a pointer) of a call argument that is a variable or a literal, or None."""

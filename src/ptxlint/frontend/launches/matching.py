@@ -174,6 +174,25 @@ def _function_pointer_name(demangled: str) -> Optional[str]:
     return head or None
 
 
+def _same_lambda(written: str, demangled: str) -> bool:
+    """Does the lambda a launch passes (`lambda in F #n of m parameters`, launch_sites.py) have the
+    closure type an instance names (`ns::F<float>(int const*)::{lambda(unsigned long)#n}`): written in
+    a function of that name, the n-th lambda of m parameters there?"""
+    marker = demangled.rfind("::{lambda(")
+    if marker < 0 or not demangled.endswith("}"):
+        return False
+    inner = demangled[marker + len("::{lambda("):-1]
+    params, _, ordinal = inner.rpartition(")#")
+    enclosing = without_parameters(demangled[:marker])
+    _, name, _ = split_template_name(enclosing)
+    depth, arity = 0, 1 if params.strip() else 0
+    for c in params:
+        depth += {"(": 1, "<": 1, ")": -1, ">": -1}.get(c, 0)
+        if c == "," and depth == 0:
+            arity += 1
+    return written == f"lambda in {name} #{ordinal} of {arity} parameters"
+
+
 def launches_for_function(mangled_name: str, launches: list) -> list:
     """The launches that launch the PTX function `mangled_name`: same unqualified name, the
     written qualification (if any) a suffix of the function's, and template arguments that agree
@@ -199,11 +218,17 @@ def why_not_launched(mangled_name: str, launch) -> Optional[str]:
     if written is None:
         return ("its template arguments are neither written nor deducible here (the kernel template is not "
                 "defined in the host code read)")
+    if launch.deduced and len(written) > len(args) and all(w == "?" for w in written[len(args):]):
+        written = written[:len(args)]  # a trailing parameter pack the call deduces empty
     if len(args) != len(written):
         return f"its template arguments <{', '.join(written)}> are not <{', '.join(args)}>"
     placeholders: dict = {}  # an open parameter's name -> the argument it stands for here
     for w, d in zip(written, args):
         if launch.deduced and w == "?":
+            continue
+        if launch.deduced and w.startswith("lambda in "):
+            if not _same_lambda(w, d):
+                return f"its lambda ({w}) is not {d}"
             continue
         same = _compare_with_placeholders(w, d, set(launch.open_params), placeholders)
         if same is False:

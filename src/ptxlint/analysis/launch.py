@@ -274,7 +274,8 @@ def _stride_text(dim: int, k: int, ins) -> str:
     from ..frontend.sourcemap import user_line
 
     axis = "xyz"[dim]
-    return f"the index blockIdx.{axis} * {k} + threadIdx.{axis} at {user_line(ins)} gives each block {k} threads in {axis}"
+    return (f"the index blockIdx.{axis} * {k} + threadIdx.{axis} at {user_line(ins)} gives each block {k} "
+            f"threads in {axis}")
 
 
 def stride_note(function: Function) -> str:

@@ -606,10 +606,11 @@ class UniformityAnalysis:
         return ins.space != "shared" and _leaves_memory_unchanged(ins) and self._never_written(ins)
 
     def _never_written(self, ins: Instruction) -> bool:
-        """Is the global (not shared: see _stable_in_interval) memory `ins` reads written nowhere in this kernel: its address comes from
-        kernel parameters or variables (address roots), and no store, atomic or reduction of the
-        kernel may touch them (each of those has roots of its own, none shared)? A write through a
-        pointer of unknown origin may touch anything."""
+        """Is the global memory `ins` reads written nowhere in this kernel: its address comes from kernel
+        parameters or variables (address roots), and no store, atomic or reduction of the kernel may
+        touch them (each of those has roots of its own, none shared)? A write through a pointer of
+        unknown origin may touch anything. (Shared memory is asked per barrier interval instead:
+        _stable_in_interval.)"""
         roots = set(self.ctx.address_roots.roots(ins))
         if not roots:
             return False

@@ -3,7 +3,10 @@
 * A `volatile` shared load whose barrier interval (intervals.py: what other threads may run between the
   barriers around it) holds no write to that memory reads one value in every thread: state one thread
   writes before a barrier and the block reads after it (nvCOMP's Snappy encoder). A write in the same
-  interval, before the read, after it, or on a branch beside it, keeps the value per thread.
+  interval, before the read, after it, or on a branch beside it, keeps the value per thread. (The
+  kernels store through a pointer of unknown origin before the first barrier: without it, a volatile
+  shared load of memory no global write touches counts as one value whatever its interval holds,
+  uniformity.py's `_never_written`.)
 * A copy `d = s` in a block entered only where `d == s` leaves d as it was (nvcc writes `if (t == cnt)
   { ...; cnt = t; }` for a warp's own count), so a join after it is the count's level, not the lane's.
 """
@@ -13,9 +16,14 @@ from ptxlint.analysis.uniformity import UNIFORM, WARP
 
 from test_uniformity import branch_levels, ins_at, kernel
 
-# thread 0 stores the count; the block reads it back (volatile) and branches on it
+# thread 0 stores the count; the block reads it back (volatile) and branches on it. The store through
+# a pointer read from memory (which may point anywhere) keeps "no global write touches it" from
+# answering alone: only the barrier interval can say the value is one.
 READ_BACK = """
     mov.u32 %r1, %tid.x;
+    ld.param.u64 %rd1, [k_p0];
+    ld.global.u64 %rd2, [%rd1];
+    st.u32 [%rd2], %r1;
     setp.ne.u32 %p1, %r1, 0;
     @%p1 bra SKIP;
     ld.param.u32 %r2, [k_n];
@@ -63,6 +71,9 @@ def test_a_write_after_the_read_in_its_interval_keeps_it_per_thread():
 def test_a_write_on_a_branch_beside_the_read_keeps_it_per_thread():
     ctx = kernel("""
     mov.u32 %r1, %tid.x;
+    ld.param.u64 %rd1, [k_p0];
+    ld.global.u64 %rd2, [%rd1];
+    st.u32 [%rd2], %r1;
     bar.sync 0;
     setp.lt.u32 %p1, %r1, 32;
     @%p1 bra READER;

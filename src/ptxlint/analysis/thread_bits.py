@@ -147,16 +147,14 @@ class ThreadBitInvariance:
             return None
         return ops[1], ops[2]
 
-    def _whole_warps(self, member) -> bool:
-        """A warp-wide intrinsic over every lane of every warp: full member mask, full warps."""
-        return self.threads % 32 == 0 and member is not None and member & 0xFFFFFFFF == 0xFFFFFFFF
 
     def _vote_bits(self, d: Instruction, depth: int) -> frozenset:
         """`__ballot_sync(full, p)` (and any, all, uni): one value per warp, made of the predicate's
         values in its lanes, so it keeps the warp bits the predicate keeps: every warp balloting the
         same shared entries `s[k + lane]` gets the same mask."""
         ops = d.operands
-        if len(ops) != 3 or not self._whole_warps(self.uniformity._constant(d, ops[2])):
+        member = self.uniformity._constant(d, ops[2]) if len(ops) == 3 else None
+        if self.threads % 32 or member is None or member & 0xFFFFFFFF != 0xFFFFFFFF:
             return frozenset()
         return (LANE_BITS | self.bits(d, ops[1], depth + 1)) & self.all_bits
 
@@ -165,11 +163,7 @@ class ThreadBitInvariance:
         of w, so the result keeps the bits src keeps, lane bits included, and among the warp bits those
         v keeps too."""
         ops = d.operands
-        if shuffle_mode(d.modifiers) != "idx" or len(ops) < 5:
-            return frozenset()
-        clamp = self.uniformity._constant(d, ops[3])
-        if clamp is None or clamp & 0x1F != 0x1F or (clamp >> 8) & 0x1F != 0 \
-                or not self._whole_warps(self.uniformity._constant(d, ops[4])):
+        if shuffle_mode(d.modifiers) != "idx" or not self._warp_wide_shuffle(d) or self.threads % 32:
             return frozenset()
         source = self.bits(d, ops[2], depth + 1)
         return source & (LANE_BITS | self.bits(d, ops[1], depth + 1))
@@ -214,19 +208,23 @@ class ThreadBitInvariance:
     def butterfly_lane_bit(self, shfl: Instruction) -> Optional[int]:
         """k for `shfl.sync.bfly` over the whole warp (member mask all ones, width 32) with lane mask
         2^k, else None."""
-        ops = shfl.operands
-        if shuffle_mode(shfl.modifiers) != "bfly" or len(ops) < 5:
+        if shuffle_mode(shfl.modifiers) != "bfly" or not self._warp_wide_shuffle(shfl):
             return None
-        lane_mask = self.uniformity._constant(shfl, ops[2])
-        clamp = self.uniformity._constant(shfl, ops[3])
-        member = self.uniformity._constant(shfl, ops[4])
+        lane_mask = self.uniformity._constant(shfl, shfl.operands[2])
         if lane_mask is None or lane_mask <= 0 or lane_mask & (lane_mask - 1) or lane_mask >= 32:
             return None
-        if clamp is None or clamp & 0x1F != 0x1F or (clamp >> 8) & 0x1F != 0:
-            return None
-        if member is None or member & 0xFFFFFFFF != 0xFFFFFFFF:
-            return None
         return lane_mask.bit_length() - 1
+
+    def _warp_wide_shuffle(self, shfl: Instruction) -> bool:
+        """A `shfl.sync` over the whole warp: width 32 (clamp 0x1f, no segment mask) and member mask all
+        ones."""
+        ops = shfl.operands
+        if len(ops) < 5:
+            return False
+        clamp = self.uniformity._constant(shfl, ops[3])
+        member = self.uniformity._constant(shfl, ops[4])
+        return clamp is not None and clamp & 0x1F == 0x1F and (clamp >> 8) & 0x1F == 0 \
+            and member is not None and member & 0xFFFFFFFF == 0xFFFFFFFF
 
     def _butterfly_partner(self, d: Instruction, x, y) -> Optional[int]:
         """k when `y` is `__shfl_xor_sync(full, x, 2^k)` (through copies) of the very value `x` is."""

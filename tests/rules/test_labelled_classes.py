@@ -169,6 +169,11 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   shared or global) get one mask for the whole block, and a shuffle from the lane it picks one key, so
   a block barrier in the loop the mask drives is reached by all; entries read at `k + threadIdx.x`
   give each warp its own mask. (test15's triage, after it was measured: GGNN's cache fetch.)
+* private_memory_values.cu: local memory is each thread's own, so a value loaded back from it is a
+  per-thread value wherever some local store writes one (a grid-stride cursor kept in a local struct
+  counts a different row in every thread); where every local store writes a value of the whole block, all
+  threads read one, and every thread updating that row is a race. (test18's triage, after it was
+  measured: HeavyDB's join-column iterator.)
 """
 
 import re
@@ -225,6 +230,7 @@ CLASSES = {
     "block_stride_index": ["RACE", "SYNC", "SHFL"],
     "rounded_by_test": ["SYNC", "SHFL", "RACE", "WARP"],
     "ballot_alike_warps": ["SYNC", "SHFL", "RACE", "WARP"],
+    "private_memory_values": ["RACE", "WARP", "SYNC", "SHFL"],
 }
 
 

@@ -17,6 +17,7 @@ from typing import Optional
 
 from ..frontend.launch_expr import Multiple, factor_of
 from ..frontend.launches.launch import LaunchShare
+from ..frontend.sourcemap import user_line
 from ..frontend.ir import (
     Immediate, Instruction, Negated, PairOperand, Register, Symbol, VectorOperand,
 )
@@ -30,6 +31,7 @@ from .lane_values import (
 from .budget import PartExhausted, part_budget, remaining, spend
 from .cfg import ENTRY, EXIT
 from .loops import latches as loop_latches, value_after
+from .spaces import access_space, thread_dependent_local_store
 from .warpops import broadcasts_per_warp, is_barrier_reduction, shuffle_mode, shuffle_source
 
 # Definitions evaluated inside one another before the inputs of the next are evaluated first,
@@ -2157,7 +2159,6 @@ class LaneEvaluator:
         path out, cfg.pruned_edges), and an aborted launch's accesses are not the program's. Only a
         comparison of one shared unknown (plus a constant) with a known value is read, as a bound
         like min(n, 64)'s (`_bounded_compare`)."""
-        from ..frontend.sourcemap import user_line
 
         self._facts_read = True
         cfg = self.ctx.cfg
@@ -2340,6 +2341,12 @@ class LaneEvaluator:
             return self._uniform_unknown(("block-result", ins.index, reg.name) + self._instance(ins),
                                          f"the {ins.opcode} result at {where} (one value per block)")
         if op in ("ld", "ldu") and ins.memory_operand() is not None:
+            if access_space(self.ctx, ins) == "local":
+                store = thread_dependent_local_store(self.ctx, ins)
+                if store is not None:  # each thread reads back what it stored: no two alike
+                    return self._fresh(("load", ins.index, reg.name),
+                                       f"the thread-private value loaded at {where} (local memory, written "
+                                       f"per thread at {user_line(store)})")
             addr = self.address(ins)
             if addr is not None and S.uniform_across(addr):
                 return self._uniform_unknown(("load", ins.index, reg.name, addr[0]) + self._instance(ins),

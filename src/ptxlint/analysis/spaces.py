@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..frontend.ir import Instruction, Register, Symbol, registers_in
+from ..frontend.ir import Immediate, Instruction, Register, Symbol, registers_in
 
 MAX_DEFINITIONS = 200  # definitions followed per address, as in provenance.AddressRoots
 
@@ -123,3 +123,140 @@ def _symbol_space(ctx, name: str) -> Optional[str]:
         if var.name == name:
             return var.space
     return None
+
+
+# Special registers that hold one value for every thread of a block: what a thread stores from them
+# alone is what the other threads of its block store too (the evaluator keeps one block's threads;
+# blocks are told apart by their blockIdx terms, as for any value).
+_BLOCK_WIDE_REGISTERS = frozenset(
+    "%ntid %ctaid %nctaid %nwarpid %smid %nsmid %gridid %dynamic_smem_size %total_smem_size %aggr_smem_size "
+    "%is_explicit_cluster %clusterid %nclusterid %cluster_ctaid %cluster_nctaid %cluster_ctarank "
+    "%cluster_nctarank %current_graph_exec "
+    "%reserved_smem_offset_begin %reserved_smem_offset_end %reserved_smem_offset_cap "
+    "%reserved_smem_offset_0 %reserved_smem_offset_1".split())
+# results that differ from thread to thread whatever their inputs
+_PER_THREAD_RESULTS = frozenset("atom shfl vote redux match activemask".split())
+MAX_PRIVATE_DEFINITIONS = 4000  # definitions followed from the local stores of one kernel
+
+
+def thread_dependent_local_store(ctx, load: Instruction) -> Optional[Instruction]:
+    """The first store to the thread-private (local) memory `load` reads whose value may differ
+    between the threads of a block: one computed from a thread index, from an atomic, shuffle or
+    vote, from a load at such an address, or from a value this walk cannot follow (a device
+    function's argument). None when every such store writes what every thread of the block writes.
+
+    Local memory is each thread's own: two threads that load one local address read what each of
+    them stored there. A store and a load are matched by their place in the thread's stack frame
+    (`%SPL + 8` and `%SP + 8` are one word), or anywhere when an address is not a constant offset
+    into it (an array indexed at run time). Values loaded back from local memory are followed no
+    further on the way (they are what such stores wrote, each walked on its own)."""
+    stores = _thread_dependent_local_stores(ctx)
+    if not stores:
+        return None
+    slot = local_slot(ctx, load)
+    for store, where in stores:
+        if slot is None or where is None or (where[0] < slot[1] and slot[0] < where[1]):
+            return store
+    return None
+
+
+def _thread_dependent_local_stores(ctx) -> list:
+    """[(store, its local_slot)] of the kernel's local stores whose value may differ between the
+    threads of a block (see thread_dependent_local_store). Cached per kernel context."""
+    cache = ctx.__dict__
+    if "_thread_dependent_local_stores" in cache:
+        return cache["_thread_dependent_local_stores"]
+    found = []
+    dataflow, instructions = ctx.dataflow, ctx.function.instructions
+    params = {p.name for p in ctx.function.params} if ctx.function.is_kernel else set()
+    seen: set = set()
+    for store in instructions:
+        if store.op not in ("st", "atom", "red") or access_space(ctx, store) != "local":
+            continue
+        values = list(store.operands[1:]) + ([store.guard] if store.guard is not None else [])
+        if store.op != "st" or _may_differ(ctx, store, values, dataflow, instructions, params, seen):
+            found.append((store, local_slot(ctx, store)))
+    cache["_thread_dependent_local_stores"] = found
+    return found
+
+
+def local_slot(ctx, ins: Instruction) -> Optional[tuple]:
+    """(first byte, end) of a local access within the thread's stack frame (its `.local` depot),
+    when its address is the depot plus a constant (through `%SPL`, `%SP`, `cvta.local`, `add`
+    of an immediate); None when it is not (an index known only at run time)."""
+    mem = ins.memory_operand()
+    if mem is None:
+        return None
+    width = max(1, (ins.type_bits or 32) // 8) * ins.vector
+    if isinstance(mem.base, Symbol):
+        return (mem.offset, mem.offset + width) if _symbol_space(ctx, mem.base.name) == "local" else None
+    offset = _depot_offset(ctx, ins, mem.base)
+    return None if offset is None else (offset + mem.offset, offset + mem.offset + width)
+
+
+def _depot_offset(ctx, at: Instruction, reg) -> Optional[int]:
+    total = 0
+    for _ in range(16):
+        if not isinstance(reg, Register) or reg.is_special:
+            return None
+        definitions = ctx.dataflow.definitions(at, reg)
+        if len(definitions) != 1:
+            return None
+        at = ctx.function.instructions[definitions[0]]
+        operands = at.operands[1:]
+        if at.op in ("mov", "cvta") and len(operands) == 1:
+            if isinstance(operands[0], Symbol):
+                return total if _symbol_space(ctx, operands[0].name) == "local" else None
+            reg = operands[0]
+            continue
+        if at.op == "add" and len(operands) == 2:
+            known = [op for op in operands if isinstance(op, Immediate)]
+            other = [op for op in operands if not isinstance(op, Immediate)]
+            if len(known) == 1 and len(other) == 1:
+                total += int(known[0].value)
+                reg = other[0]
+                continue
+        return None
+    return None
+
+
+def _may_differ(ctx, at: Instruction, operands: list, dataflow, instructions, params: set, seen: set) -> bool:
+    """May the value of `operands` (read by `at`) differ between threads? `seen` (instruction
+    indices already walked and found clean) is shared between calls."""
+    stack = [(at, r) for op in operands for r in registers_in(op)]
+    while stack:
+        if len(seen) >= MAX_PRIVATE_DEFINITIONS:
+            return True
+        use, reg = stack.pop()
+        if reg.is_special:
+            if reg.name.split(".")[0] not in _BLOCK_WIDE_REGISTERS:
+                return True
+            continue
+        definitions = dataflow.definitions(use, reg)
+        if not definitions:
+            return True  # a device function's argument, or undefined
+        for d in definitions:
+            if d in seen:
+                continue
+            seen.add(d)
+            definition = instructions[d]
+            if definition.op in _PER_THREAD_RESULTS:
+                return True
+            if definition.guard is not None:  # written by the threads whose predicate holds
+                stack.extend((definition, r) for r in registers_in(definition.guard))
+            if definition.op in ("ld", "ldu"):
+                if definition.space == "param":
+                    operand = definition.memory_operand()
+                    name = operand.base.name if operand is not None and isinstance(operand.base, Symbol) else None
+                    if name in params:
+                        continue  # a kernel argument: one value for the launch
+                    return True
+                if access_space(ctx, definition) == "local":
+                    continue  # what a local store wrote: each of those is walked on its own
+                # elsewhere: as thread-dependent as the address it reads
+                stack.extend((definition, r) for op in definition.operands[1:] for r in registers_in(op))
+                continue
+            if definition.op in _LOADING_OPS or definition.op == "call":
+                return True
+            stack.extend((definition, r) for op in definition.operands[1:] for r in registers_in(op))
+    return False

@@ -783,6 +783,9 @@ blocks within one launch). `a[i] = a[i + 1]` collides across the block boundary:
 block b reads the element the first thread of block b + 1 writes. Only addresses known from the
 PTX are compared (kernel pointers, thread and block indices); different pointer parameters are
 assumed not to alias; atomics against atomics and memory-ordered flag accesses are left to FENCE.
+An index read back from local memory (a cursor the thread keeps in a struct on its stack) is that
+thread's own: where any local store of the kernel writes a thread-dependent value, two threads
+reading one local address hold two unknowns, not one.
 
 Accesses under a condition the analysis cannot evaluate (`if (i < n) y[i] = x[i] + y[i + 1];`) are
 compared in a block like RACE001's: some input lets any two threads pass an input guard together,

@@ -174,6 +174,11 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   counts a different row in every thread); where every local store writes a value of the whole block, all
   threads read one, and every thread updating that row is a race. (test18's triage, after it was
   measured: HeavyDB's join-column iterator.)
+* sequential_warp_loops.cu: a lane leaving a loop with the rest of its warp enters the next loop at its
+  lane plus a multiple of the step (also through nvcc's unrolled loop and remainder, whose count
+  `(limit + ~i) >> k` reads `~i` as `-i - 1`), so whole warps after rounds of 256 run alike to a
+  multiple of 32; a second bound of any value splits the warp. (test16's triage, after it was
+  measured: dietgpu's ANS encoder.)
 """
 
 import re
@@ -231,6 +236,7 @@ CLASSES = {
     "rounded_by_test": ["SYNC", "SHFL", "RACE", "WARP"],
     "ballot_alike_warps": ["SYNC", "SHFL", "RACE", "WARP"],
     "private_memory_values": ["RACE", "WARP", "SYNC", "SHFL"],
+    "sequential_warp_loops": ["SHFL", "SYNC", "RACE", "WARP"],
 }
 
 

@@ -988,7 +988,9 @@ class LaneEvaluator:
     def _after_followed_loop(self, use_block, reg: Register, defs: list) -> Optional[list]:
         """The per-thread value of `reg` after a loop whose iterations are followed: where the
         thread left the loop for threads that ran it, the definitions before it for the others.
-        Those must dominate the loop, so that no thread redefined `reg` after leaving it."""
+        Those must run before the loop (dominate it, or lie where no path from it leads), so that
+        no thread redefined `reg` after leaving it: of two loops in a row (nvcc's unrolled loop and
+        its remainder), the second, whose entry value is the first's."""
         fn, ctx = self.function, self.ctx
         block_of = {d: fn.block_of(fn.instructions[d]).id for d in defs}
         in_progress = ctx.__dict__.setdefault("_loops_in_progress", set())
@@ -997,9 +999,11 @@ class LaneEvaluator:
             rest = [d for d in defs if block_of[d] not in body]
             if use_block in body or not inside or not rest or header in in_progress:
                 continue
-            if (self.iteration is not None and header in self.iteration.body) or \
-                    not all(ctx.cfg.dominates(block_of[d], header) for d in rest):
+            if self.iteration is not None and header in self.iteration.body:
                 return None
+            if not all(ctx.cfg.dominates(block_of[d], header) for d in rest):
+                if not all(block_of[d] not in self._reached_from(header) for d in rest):
+                    continue
             in_progress.add(header)
             try:
                 iterations = ctx.loop_iterations(header, body)
@@ -1016,6 +1020,20 @@ class LaneEvaluator:
             before = self._definition(rest[0], reg) if len(rest) == 1 else self._join_outside(reg, rest)
             return [left_with[t] if ran[t] else before[t] for t in range(self.n)]
         return None
+
+    def _reached_from(self, header) -> frozenset:
+        """The blocks some path from `header` reaches (cached per kernel context)."""
+        cache = self.ctx.__dict__.setdefault("_reached_from", {})
+        found = cache.get(header)
+        if found is None:
+            cfg, seen, work = self.ctx.cfg, {header}, [header]
+            while work:
+                for succ in cfg.successors(work.pop()):
+                    if succ not in seen:
+                        seen.add(succ)
+                        work.append(succ)
+            found = cache[header] = frozenset(seen)
+        return found
 
     def _after_loop_by_trips(self, header, body, reg: Register, inside: list, rest: list) -> Optional[list]:
         """`reg` after a loop whose trip count is not known, where the loop steps it by the same amount
@@ -1370,6 +1388,8 @@ class LaneEvaluator:
             if op == "mul" and "hi" not in ins.modifiers:
                 return None
             if any(v.terms for v in vecs):
+                if op == "not" and len(vecs) == 1:  # ~x is -x - 1 (nvcc's `limit + ~i` for `limit - 1 - i`)
+                    return Affine([-c - 1 for c in vecs[0].consts], S.scale((0, vecs[0].terms), -1)[1])
                 if op in ("shr", "div") and len(vecs) == 2 and not vecs[1].terms:
                     quotient = exact_quotient(op, ins, vecs[0], uniform_const(vecs[1]))
                     if quotient is not None:

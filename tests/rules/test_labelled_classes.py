@@ -176,8 +176,9 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   measured: HeavyDB's join-column iterator.)
 * sequential_warp_loops.cu: a lane leaving a loop with the rest of its warp enters the next loop at its
   lane plus a multiple of the step (also through nvcc's unrolled loop and remainder, whose count
-  `(limit + ~i) >> k` reads `~i` as `-i - 1`), so whole warps after rounds of 256 run alike to a
-  multiple of 32; a second bound of any value splits the warp. (test16's triage, after it was
+  `(limit + ~i) >> k` reads `~i` as `-i - 1`, and through the next index `i + 256` that a rotated
+  loop keeps beside `i`, with each warp's own trip counts), so whole warps after rounds of 256 run
+  alike to a multiple of 32; a second bound of any value splits the warp. (test16's triage, after it was
   measured: dietgpu's ANS encoder.)
 """
 

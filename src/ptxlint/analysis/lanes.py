@@ -1044,8 +1044,12 @@ class LaneEvaluator:
         after a loop whose exit is the same in every lane of a warp is one K per warp (the remainder
         loop nvcc peels before an unrolled one). None when the loop does not step `reg` that way."""
         fn, cfg = self.function, self.ctx.cfg
-        within = self._induction(reg, header, inside, rest)
-        symbol = self.table.interned(("induction", header, reg.name))
+        derived = self._derived_from_induction(header, reg, inside)
+        if derived is not None:  # `next = i + 32` computed in the loop from an induction variable
+            within, symbol = derived
+        else:
+            within = self._induction(reg, header, inside, rest)
+            symbol = self.table.interned(("induction", header, reg.name))
         if symbol is None or type(within) is Varying:
             return None
         exits = [b for b in body if isinstance(b, int) and any(s not in body for s in cfg.successors(b))]
@@ -1062,6 +1066,25 @@ class LaneEvaluator:
         if not signature_parts:
             return None
         return self._with_trip_counts(header, within, symbol, list(zip(*signature_parts)))
+
+    def _derived_from_induction(self, header, reg: Register, inside: list) -> Optional[tuple]:
+        """(its value in the loop, the induction symbol it holds) for a register that the loop at
+        `header` defines once, from other registers only (nvcc's rotated loop keeps `i + 32`, the
+        next index, beside the induction `i`), holding one induction variable of that loop; None
+        otherwise."""
+        if len(inside) != 1:
+            return None
+        definition = self.function.instructions[inside[0]]
+        if definition.guard is not None or reg in definition.operands[1:]:
+            return None
+        within = self._definition(inside[0], reg)
+        vector = as_affine(within)
+        if vector is None:
+            return None
+        key_of = self.table.key_of
+        found = [name for name, _ in vector.terms
+                 if (key := key_of(name)) is not None and key[:2] == ("induction", header)]
+        return (within, found[0]) if len(found) == 1 else None
 
     def _with_trip_counts(self, header, within: list, symbol: str, rows: list) -> Optional[list]:
         """`within` (init + step * the induction `symbol`) with the symbol replaced by thread t's trip
@@ -1287,6 +1310,11 @@ class LaneEvaluator:
             return self._compare(ins, reg)
         if op == "selp":
             return self._select(ins, src(1), src(2), src(3))
+        if op == "not" and len(ops) == 2:
+            value = src(1)
+            if type(value) is not Varying and any(v[1] for v in value):
+                # ~x is -1 - x, also where threads hold different unknowns (a lane plus its warp's trips)
+                return self._sum(uniform_vector(S.const(-1), self.n), value, -1, bits, signed)
         if op in CONCRETE_OPS:
             fn = CONCRETE_OPS[op]
 

@@ -33,6 +33,28 @@ extern "C" __global__ void ok_unrolled_rounds_then_warps(const int *in, int *out
   out[threadIdx.x] = acc;
 }
 
+// ok: each warp encodes its own segment, of a length read per warp (so each warp has its own trip
+// counts), as dietgpu does; the rounds loop (not unrolled, as dietgpu's larger one is not) keeps
+// the next index `i + 256` beside `i`.
+extern "C" __global__ void ok_per_warp_segments(const int *in, const unsigned *lens, int *out) {
+  const unsigned warp = threadIdx.x / 32;
+  const unsigned n = lens[warp];
+  const int *segment = in + warp * 4096;
+  unsigned i = threadIdx.x & 31;
+  int acc = 0;
+  unsigned limit = n & ~255u;
+#pragma unroll 1
+  for (; i < limit; i += 256) {
+#pragma unroll
+    for (int j = 0; j < 8; ++j) acc += __shfl_xor_sync(0xffffffff, segment[i + 32 * j], 2);
+  }
+  if (limit != n) {
+    limit = n & ~31u;
+    for (; i < limit; i += 32) acc += __shfl_xor_sync(0xffffffff, segment[i], 1);
+  }
+  out[threadIdx.x] = acc;
+}
+
 // bad: the second loop runs to n itself: its last round leaves lanes out.
 extern "C" __global__ void bad_warps_to_any_bound(const int *in, int *out, unsigned n) {
   unsigned i = threadIdx.x & 31;
@@ -51,6 +73,7 @@ int main(int argc, char **argv) {
   unsigned n = atoi(argv[1]);  // a run-time count
   ok_whole_warps_after_rounds<<<1, 256>>>(p, p + (1 << 21), n);
   ok_unrolled_rounds_then_warps<<<1, 256>>>(p, p + (1 << 21), n);
+  ok_per_warp_segments<<<1, 256>>>(p, (const unsigned *)p + 4096, p + (1 << 21));
   bad_warps_to_any_bound<<<1, 256>>>(p, p + (1 << 21), n);
   cudaDeviceSynchronize();
   return 0;

@@ -10,8 +10,8 @@ issue 17: `test`; `test2`, built after `test` had been triaged; `test3`, built a
 built after `test3`; `test5`, built after `test4`; `test6`, built after `test5`; `test7`, built after `test6`; `test8`, built after `test7`; `test9`, a partial half of one repository built after `test8`; `test10`, a partial half of three built in the closing
 session; `test11`, a partial half of seven, and `test12`, built after `test10` by two helpers; `test13` and
 `test14`, built after `test12` by two more; `test15` and `test16`, built after test13/test14 by two helpers side by
-side; `test17` and `test18`, built after test15/test16 by two helpers side by side; `test20`, built beside test19 by another
-helper). These tests run ptxlint on the
+side; `test17` and `test18`, built after test15/test16 by two helpers side by side; `test19` and `test20`, built after them by two
+helpers side by side). These tests run ptxlint on the
 development half only: the test halves are held
 out, triaged once at the end with the final code (`check.py --half test` ... `--half test20`), so no test here reads
 their findings.
@@ -108,7 +108,7 @@ def test_corpus_is_split_by_repository():
     repos = {s["repo"] for s in CORPUS["sources"]}
     assert set(halves) == {"dev", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9",
                            "test10", "test11", "test12", "test13", "test14", "test15", "test16", "test17", "test18",
-                           "test20"}
+                           "test19", "test20"}
     assert sum(len(set(r)) for r in halves.values()) == len(set().union(*map(set, halves.values()))), "a repository in two halves"
     assert set().union(*map(set, halves.values())) == repos
     assert len(repos) >= 15 and CORPUS["total_kernels"] >= 1000
@@ -494,3 +494,16 @@ def test_test17_half_is_new_and_varied():
                                                  "sequence alignment", "k-mer", "molecular dynamics", "stencil", "warp",
                                                  "atomic", "shared-memory", "shared memory"), min_repos=7)
     _launch_records_hold(mine, "test17")
+
+
+def test_test19_half_is_new_and_varied():
+    """test19 (built by a helper beside another, from repositories no other half holds or tried and dropped) is small:
+    300-700 kernels from four repositories (the brief allowed a smaller half for time; GPU4PySCF was built and dropped
+    for code copied from cuda-samples) of lattice-Boltzmann CFD (Ludwig, launched through its tdpLaunchKernel macro), a
+    GPU memory allocator built on work queues and a bulk semaphore (Ouroboros), lock-coupled concurrent B-trees
+    (MVGpuBTree) and AMGX's hash-table SpGEMM fed by a work queue, with a graph colouring; over half of the
+    repositories' own kernels with a block shape read from the host code, the rest recorded unknown with the reason."""
+    mine = _new_half("test19", range(300, 701), ("lattice boltzmann", "cfd", "allocator", "queue", "lock", "b-tree",
+                                                 "sparse", "hash", "graph", "warp", "atomic", "shared memory"),
+                     min_repos=4)
+    _launch_records_hold(mine, "test19")

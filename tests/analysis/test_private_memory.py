@@ -1,5 +1,7 @@
 """Local memory is each thread's own (spaces.thread_dependent_local_store): a value loaded back from
-a stack slot is one value for the block only when every store that may write that slot writes one.
+a stack slot is one value for the block only when every store that may write that slot writes one;
+where one store writes the slot before the load, the load reads what that store wrote, thread by
+thread (spaces.sole_local_store).
 
 Each kernel keeps a block-wide value (from blockIdx) in slot 0 of its stack frame and a per-thread
 value (from threadIdx) in slot 4, and reads them back through `%SPL` (`ld.local`) or `%SP` (a generic
@@ -69,3 +71,16 @@ def test_a_frame_of_block_values_reads_back_one_value():
     # the second slot holds blockIdx + 1: every local store is block-wide, so any read is
     second = "add.u32 %r3, %r1, 1;\n    st.local.u32 [%rd1], %r3;"
     assert S.uniform_across(_loaded_value(second, "ld.local.u32 %r9, [%SPL+4];"))
+
+
+def test_the_one_store_of_a_slot_is_what_each_thread_reads_back():
+    # the slot holds the thread's warp number: one value per warp, another in the next warp
+    second = "shr.u32 %r3, %r2, 5;\n    st.local.u32 [%rd1], %r3;"
+    values = _loaded_value(second, "ld.local.u32 %r9, [%SPL+4];")
+    assert values[0] == values[31] and values[0] != values[32]
+
+
+def test_a_slot_written_twice_is_per_thread_when_either_write_is():
+    second = "st.local.u32 [%rd1], %r2;\n    st.local.u32 [%rd1], %r1;"
+    values = _loaded_value(second, "ld.local.u32 %r9, [%SPL+4];")
+    assert not S.uniform_across(values) and values[0] != values[1]

@@ -31,7 +31,7 @@ from .lane_values import (
 from .budget import PartExhausted, part_budget, remaining, spend
 from .cfg import ENTRY, EXIT
 from .loops import latches as loop_latches, value_after
-from .spaces import access_space, thread_dependent_local_store
+from .spaces import access_space, sole_local_store, thread_dependent_local_store
 from .warpops import broadcasts_per_warp, is_barrier_reduction, shuffle_mode, shuffle_source
 
 # Definitions evaluated inside one another before the inputs of the next are evaluated first,
@@ -2390,6 +2390,9 @@ class LaneEvaluator:
                                          f"the {ins.opcode} result at {where} (one value per block)")
         if op in ("ld", "ldu") and ins.memory_operand() is not None:
             if access_space(self.ctx, ins) == "local":
+                forwarded = self._forwarded_from_local_store(ins)
+                if forwarded is not None:  # what this thread's one store to the slot wrote
+                    return forwarded
                 store = thread_dependent_local_store(self.ctx, ins)
                 if store is not None:  # each thread reads back what it stored: no two alike
                     return self._fresh(("load", ins.index, reg.name),
@@ -2406,6 +2409,25 @@ class LaneEvaluator:
             return [self.table.value(("load", ins.index, reg.name, a) + instance, f"the value loaded at {where}")
                     for a in addr]
         return self._fresh((op, ins.index, reg.name), f"the {ins.op} result at {where}")
+
+    def _forwarded_from_local_store(self, load: Instruction) -> Optional[list]:
+        """The value a local load reads where one store writes its slot and runs before it in the
+        same loop nest (its block dominates the load's, or it is earlier in the same block): each
+        thread reads back what it stored there (a warp's item kept in a stack temporary stays the
+        warp's). None otherwise."""
+        store = sole_local_store(self.ctx, load)
+        if store is None:
+            return None
+        cfg, fn = self.ctx.cfg, self.function
+        store_block, load_block = fn.block_of(store).id, fn.block_of(load).id
+        if store_block == load_block:
+            if store.index > load.index:
+                return None
+        elif not cfg.dominates(store_block, load_block):
+            return None
+        if cfg.loops_containing(store_block) != cfg.loops_containing(load_block):
+            return None
+        return self.operand(store, store.operands[1])
 
     def _shuffle(self, ins: Instruction, reg: Register, where: str) -> list:
         """shfl.sync: each lane receives the value of its source lane (PTX ISA lane arithmetic) where

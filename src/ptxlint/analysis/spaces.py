@@ -160,6 +160,37 @@ def thread_dependent_local_store(ctx, load: Instruction) -> Optional[Instruction
     return None
 
 
+def sole_local_store(ctx, load: Instruction) -> Optional[Instruction]:
+    """The one store of the kernel that may write the bytes `load` reads from local memory, when it
+    writes exactly those bytes (same frame offset and width), unconditionally, with a plain value;
+    None otherwise (no store, several, one at a run-time index, a vector or guarded one). What the
+    load reads is then what that store wrote, where the store runs before it."""
+    slot = local_slot(ctx, load)
+    if slot is None:
+        return None
+    found = None
+    for store, where in _local_stores(ctx):
+        if where is None:
+            return None
+        if where[0] < slot[1] and slot[0] < where[1]:
+            if found is not None or where != slot:
+                return None
+            found = store
+    if found is None or found.op != "st" or found.guard is not None or len(found.operands) != 2 \
+            or not isinstance(found.operands[1], (Register, Immediate)):
+        return None
+    return found
+
+
+def _local_stores(ctx) -> list:
+    """[(store, its local_slot)] of every write to local memory in the kernel (cached)."""
+    cache = ctx.__dict__
+    if "_local_stores" not in cache:
+        cache["_local_stores"] = [(i, local_slot(ctx, i)) for i in ctx.function.instructions
+                                  if i.op in ("st", "atom", "red") and access_space(ctx, i) == "local"]
+    return cache["_local_stores"]
+
+
 def _thread_dependent_local_stores(ctx) -> list:
     """[(store, its local_slot)] of the kernel's local stores whose value may differ between the
     threads of a block (see thread_dependent_local_store). Cached per kernel context."""
@@ -170,12 +201,10 @@ def _thread_dependent_local_stores(ctx) -> list:
     dataflow, instructions = ctx.dataflow, ctx.function.instructions
     params = {p.name for p in ctx.function.params} if ctx.function.is_kernel else set()
     seen: set = set()
-    for store in instructions:
-        if store.op not in ("st", "atom", "red") or access_space(ctx, store) != "local":
-            continue
+    for store, slot in _local_stores(ctx):
         values = list(store.operands[1:]) + ([store.guard] if store.guard is not None else [])
         if store.op != "st" or _may_differ(ctx, store, values, dataflow, instructions, params, seen):
-            found.append((store, local_slot(ctx, store)))
+            found.append((store, slot))
     cache["_thread_dependent_local_stores"] = found
     return found
 

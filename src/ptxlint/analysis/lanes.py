@@ -1074,8 +1074,15 @@ class LaneEvaluator:
         otherwise."""
         if len(inside) != 1:
             return None
-        definition = self.function.instructions[inside[0]]
+        fn = self.function
+        definition = fn.instructions[inside[0]]
         if definition.guard is not None or reg in definition.operands[1:]:
+            return None
+        body = next((b for h, b in self.ctx.cfg.loops if h == header), None)
+        dataflow = self.ctx.dataflow
+        if body is None or not any(  # read from a register carried round the loop: cheap to ask first
+                len({fn.block_of(fn.instructions[d]).id in body for d in dataflow.definitions(definition, r)}) == 2
+                for r in definition.sources() if not r.is_special):
             return None
         within = self._definition(inside[0], reg)
         vector = as_affine(within)

@@ -6,6 +6,11 @@ shared variable or the reserved shared window (`%reserved_smem_offset_*`, the sc
 cooperative groups and CUB reach through inline asm); global when it is built from `cvta.global`,
 a global variable or a kernel's pointer parameter (the host can only pass device pointers). Where
 the evidence is missing (a pointer loaded from memory) or mixed, the space is unknown (None).
+
+For local memory, also which stack slot an access touches (`local_slot`) and what a load from it
+reads back: the one store that writes the slot (`sole_local_store`), or whether any store that may
+write it writes a value that differs between threads (`thread_dependent_local_store`). A store made
+by a callee through an address the kernel passes it is not seen.
 """
 
 from __future__ import annotations

@@ -180,6 +180,10 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   loop keeps beside `i`, with each warp's own trip counts), so whole warps after rounds of 256 run
   alike to a multiple of 32; a second bound of any value splits the warp. (test16's triage, after it was
   measured: dietgpu's ANS encoder.)
+* object_fields_handoff.cu: two fields of one object (its pointer, a kernel parameter, plus known offsets
+  whose bytes never meet) are not the same memory: a last block reading a field no block stored takes
+  nothing handed over by the ticket; reading back the stored field is a hand-off without a fence.
+  (test19's triage, after it was measured: Ouroboros's queue objects.)
 """
 
 import re
@@ -238,6 +242,7 @@ CLASSES = {
     "ballot_alike_warps": ["SYNC", "SHFL", "RACE", "WARP"],
     "private_memory_values": ["RACE", "WARP", "SYNC", "SHFL"],
     "sequential_warp_loops": ["SHFL", "SYNC", "RACE", "WARP"],
+    "object_fields_handoff": ["FENCE", "RACE", "SYNC", "WARP"],
 }
 
 

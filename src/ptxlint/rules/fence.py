@@ -45,6 +45,9 @@ matter to C, and only then does ptxlint report. These are not hand-offs:
   as the write in every thread (an item taken from a counter, or the data of a work item the thread
   loaded for itself: `ranks[node] += res` with `node = worklist[i]`), or addresses that move with blockIdx
   by more than a block touches (`rows[blockIdx.x * 128 + threadIdx.x]`);
+* reads of another field of the object the data went to: both addresses one pointer the whole
+  launch shares (a kernel parameter) plus known offsets whose bytes never meet (`q->front` stored,
+  `q->size` read);
 * reads that run whatever the observed value was: the value must decide them (they sit under its
   test, or after a wait loop it ends); an atomic that only decides whether an item is pushed to a
   worklist (`if (atomicMax(&stamp[v], iter) != iter) wl[atomicAdd(&n, 1)] = v`) is followed by the
@@ -385,7 +388,8 @@ def _from_another_block(ctx, pub: Publication, writes: list, read: Instruction) 
         return None
     reasons = []
     for w in writes:
-        if _same_slot(ctx, pub, w, read) or _block_partitioned(ctx, w, read) or _own_item(ctx, w, read):
+        if _same_slot(ctx, pub, w, read) or _block_partitioned(ctx, w, read) or _own_item(ctx, w, read) \
+                or _apart_fields(ctx, w, read):
             continue
         reasons.append(f"its address is not confined to the block that stored at {where(w)}")
     return reasons[0] if reasons else None
@@ -510,6 +514,21 @@ def _launch_wide_symbol(ctx, sym: str) -> bool:
     return isinstance(key, tuple) and bool(key) and (
         (key[0] in ("param", "param-address") and key[1] in {p.name for p in ctx.function.params})
         or (key[0] == "special" and key[1].startswith(_LAUNCH_WIDE)))
+
+
+def _apart_fields(ctx, write: Instruction, read: Instruction) -> bool:
+    """Are `write` and `read` at one launch-wide base (the same kernel parameters, gridDim, blockDim)
+    plus known offsets whose bytes never meet, whatever the threads and blocks: two fields of one
+    object (`q->front` stored, `q->size` read)? Then the read cannot return what the write stored."""
+    xw, xr = _addresses(ctx, write, read)
+    fw = as_affine(xw) if xw is not None and type(xw) is not Varying else None
+    fr = as_affine(xr) if xr is not None and type(xr) is not Varying else None
+    if fw is None or fr is None or fw.terms != fr.terms or not fw.terms:
+        return False
+    if not all(_launch_wide_symbol(ctx, sym) for sym, _ in fw.terms):
+        return False  # a term that may differ between blocks or iterations (blockIdx, a loop index, data)
+    written = {c + k for c in set(fw.consts) for k in range(access_bits(write) // 8)}
+    return not any(c + k in written for c in set(fr.consts) for k in range(access_bits(read) // 8))
 
 
 def _block_partitioned(ctx, write: Instruction, read: Instruction) -> bool:

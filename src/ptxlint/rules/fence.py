@@ -516,13 +516,20 @@ def _launch_wide_symbol(ctx, sym: str) -> bool:
         or (key[0] == "special" and key[1].startswith(_LAUNCH_WIDE)))
 
 
+def _affine_addresses(ctx, write: Instruction, read: Instruction) -> tuple:
+    """The addresses of `write` and `read` as Affine vectors (one unknown part for every thread, known
+    offsets per thread), each None where threads differ in their unknowns."""
+    xw, xr = _addresses(ctx, write, read)
+    fw = as_affine(xw) if xw is not None and type(xw) is not Varying else None
+    fr = as_affine(xr) if xr is not None and type(xr) is not Varying else None
+    return fw, fr
+
+
 def _apart_fields(ctx, write: Instruction, read: Instruction) -> bool:
     """Are `write` and `read` at one launch-wide base (the same kernel parameters, gridDim, blockDim)
     plus known offsets whose bytes never meet, whatever the threads and blocks: two fields of one
     object (`q->front` stored, `q->size` read)? Then the read cannot return what the write stored."""
-    xw, xr = _addresses(ctx, write, read)
-    fw = as_affine(xw) if xw is not None and type(xw) is not Varying else None
-    fr = as_affine(xr) if xr is not None and type(xr) is not Varying else None
+    fw, fr = _affine_addresses(ctx, write, read)
     if fw is None or fr is None or fw.terms != fr.terms or not fw.terms:
         return False
     if not all(_launch_wide_symbol(ctx, sym) for sym, _ in fw.terms):
@@ -535,9 +542,7 @@ def _block_partitioned(ctx, write: Instruction, read: Instruction) -> bool:
     """Are the addresses of `write` and `read` the same launch-wide base plus k * blockIdx (one grid
     dimension, the only one the kernel reads) plus a per-thread offset, with every offset of both
     within k bytes? Then block b reads only what block b wrote."""
-    xw, xr = _addresses(ctx, write, read)
-    fw = as_affine(xw) if xw is not None and type(xw) is not Varying else None
-    fr = as_affine(xr) if xr is not None and type(xr) is not Varying else None
+    fw, fr = _affine_addresses(ctx, write, read)
     if fw is None or fr is None or fw.terms != fr.terms:
         return False
     table = ctx.lanes.table

@@ -17,21 +17,18 @@ from __future__ import annotations
 from typing import Optional
 
 from ..frontend.ir import Instruction
+from .barriers import is_arrive, is_block_barrier
 from .cfg import ENTRY, EXIT
 
 _WRITES = ("st", "atom", "red", "call", "cp", "sust", "mbarrier", "stmatrix", "tcgen05")
 
 
 def is_whole_block_barrier(ins: Instruction) -> bool:
-    """`bar.sync`/`barrier.sync`/`bar.red` that waits for every thread of the block (no thread count;
-    not `arrive`, which does not wait; not a warp or cluster barrier)."""
-    if ins.op not in ("bar", "barrier") or ins.guard is not None:
-        return False
-    mods = ins.modifiers
-    if "warp" in mods or "cluster" in mods or "arrive" in mods:
-        return False
-    ops = ins.operands[1:] if "red" in mods else ins.operands
-    return len(ops) <= 1
+    """An unpredicated `bar.sync`/`barrier.sync` that waits for every thread of the block (no thread
+    count; not `arrive`, which does not wait; not a warp or cluster barrier). `bar.red`
+    (`__syncthreads_count` and kin) is not counted here, so an interval runs on past it: larger than
+    it need be, which keeps a volatile load per thread rather than one value."""
+    return ins.guard is None and is_block_barrier(ins) and not is_arrive(ins) and "red" not in ins.modifiers
 
 
 class BarrierIntervals:

@@ -10,6 +10,7 @@ from typing import Optional
 
 from ..analysis import symbolic as S
 from ..analysis.accesses import access_bits
+from ..analysis.barriers import barrier_kind, is_arrive
 from ..analysis.budget import spend
 from ..analysis.feasible import feasible_successors
 from ..analysis.guard_origin import guard_origins
@@ -22,7 +23,7 @@ from ..analysis.loops import first_iteration, innermost_loop, polled_in_loop
 from ..analysis.toolkit import tile_barriers
 from ..frontend.ir import Immediate, Instruction, Register, VectorOperand
 from .registry import RuleDoc, register
-from .sync import barrier_kind, call_targets, callee_name, diagnostic, is_arrive, where
+from .sync import call_targets, callee_name, diagnostic, where
 
 # not-checked counts: pairs of accesses that meet only in threads whose reach is undecided
 UNDECIDED_REACH = {code: f"{code}-undecided-reach" for code in ("RACE001", "WARP001")}

@@ -82,6 +82,21 @@ class ControlFlowGraph:
     def edge_condition(self, src, dst):
         return self.graph.succ[src][dst].get("cond")
 
+    def reached_after(self, node) -> frozenset:
+        """The nodes some path of one edge or more from `node` reaches (`node` itself only round a
+        loop), computed once per node."""
+        cache = self.__dict__.setdefault("_reached_after", {})
+        found = cache.get(node)
+        if found is None:
+            seen, stack = set(), list(self.graph.successors(node))
+            while stack:
+                succ = stack.pop()
+                if succ not in seen:
+                    seen.add(succ)
+                    stack.extend(self.graph.successors(succ))
+            found = cache[node] = frozenset(seen)
+        return found
+
     @cached_property
     def dominators(self) -> dict:
         """Immediate dominator of every node reachable from ENTRY (but ENTRY)."""

@@ -48,13 +48,13 @@ def _alike_in_warps(values) -> bool:
     return all(values[t] == values[t - t % 32] for t in range(len(values)))
 
 
-
 def _value_multiple(v) -> int:
     """The largest M that divides the known part and every coefficient of a symbolic value (0 for 0)."""
     found = v[0]
     for _, coef in v[1]:
         found = gcd(found, coef)
     return abs(found)
+
 
 class LaneEvaluator:
     """Answers: what value does this operand have in each thread, and which threads execute here."""
@@ -1002,7 +1002,8 @@ class LaneEvaluator:
             if self.iteration is not None and header in self.iteration.body:
                 return None
             if not all(ctx.cfg.dominates(block_of[d], header) for d in rest):
-                if not all(block_of[d] not in self._reached_from(header) for d in rest):
+                reached = ctx.cfg.reached_after(header)
+                if any(block_of[d] == header or block_of[d] in reached for d in rest):
                     continue
             in_progress.add(header)
             try:
@@ -1020,20 +1021,6 @@ class LaneEvaluator:
             before = self._definition(rest[0], reg) if len(rest) == 1 else self._join_outside(reg, rest)
             return [left_with[t] if ran[t] else before[t] for t in range(self.n)]
         return None
-
-    def _reached_from(self, header) -> frozenset:
-        """The blocks some path from `header` reaches (cached per kernel context)."""
-        cache = self.ctx.__dict__.setdefault("_reached_from", {})
-        found = cache.get(header)
-        if found is None:
-            cfg, seen, work = self.ctx.cfg, {header}, [header]
-            while work:
-                for succ in cfg.successors(work.pop()):
-                    if succ not in seen:
-                        seen.add(succ)
-                        work.append(succ)
-            found = cache[header] = frozenset(seen)
-        return found
 
     def _after_loop_by_trips(self, header, body, reg: Register, inside: list, rest: list) -> Optional[list]:
         """`reg` after a loop whose trip count is not known, where the loop steps it by the same amount

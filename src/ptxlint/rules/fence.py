@@ -242,14 +242,9 @@ def _reachable_after(ctx, start: Instruction) -> set:
         fn, cfg = ctx.function, ctx.cfg
         block = fn.block_of(start)
         found = {i.index for i in block.instructions if i.index > start.index}
-        stack, seen = list(cfg.successors(block.id)), set()
-        while stack:
-            node = stack.pop()
-            if not isinstance(node, int) or node in seen:
-                continue
-            seen.add(node)
-            found.update(i.index for i in fn.blocks[node].instructions)
-            stack.extend(cfg.successors(node))
+        for node in cfg.reached_after(block.id):
+            if isinstance(node, int):
+                found.update(i.index for i in fn.blocks[node].instructions)
         cache[start.index] = found
     return found
 

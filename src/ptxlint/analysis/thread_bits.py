@@ -147,7 +147,6 @@ class ThreadBitInvariance:
             return None
         return ops[1], ops[2]
 
-
     def _vote_bits(self, d: Instruction, depth: int) -> frozenset:
         """`__ballot_sync(full, p)` (and any, all, uni): one value per warp, made of the predicate's
         values in its lanes, so it keeps the warp bits the predicate keeps: every warp balloting the

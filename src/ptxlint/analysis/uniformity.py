@@ -72,7 +72,6 @@ DESCRIBE = {UNIFORM: "uniform", CTA: "differs between blocks", BLOCK: "differs b
 
 _CTA_SPECIALS = ("%ctaid", "%clusterid", "%cluster_ctaid", "%cluster_ctarank", "%smid", "%gridid")
 _WARP_SPECIALS = ("%laneid", "%lanemask", "%clock", "%globaltimer", "%pm")
-# operations whose operands can be swapped with a bit-identical result (IEEE add/mul/min/max too)
 # instructions whose result is not a function of their operands alone
 _NOT_PURE_OPS = ("ld", "ldu", "atom", "red", "call", "shfl", "vote", "match", "redux", "activemask", "elect",
                  "bar", "barrier", "mbarrier", "tex", "suld", "ldmatrix", "mma", "wgmma", "cp", "clock")

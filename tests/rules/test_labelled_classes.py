@@ -184,6 +184,11 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   whose bytes never meet) are not the same memory: a last block reading a field no block stored takes
   nothing handed over by the ticket; reading back the stored field is a hand-off without a fence.
   (test19's triage, after it was measured: Ouroboros's queue objects.)
+* optimistic_atomic_reads.cu: a plain read of a word that atomics change is a guess when its value
+  only decides when to try an atomic whose result its thread tests (a semaphore's fast path, undone
+  when stale) or how long to wait (a poll before an atomic): no race with those atomics. A read
+  whose value leads to an unchecked write (an early exit on a flag set with atomicExch) or is kept
+  as data races. (test19's triage, after it was measured: Ouroboros's bulk semaphore.)
 """
 
 import re
@@ -243,6 +248,7 @@ CLASSES = {
     "private_memory_values": ["RACE", "WARP", "SYNC", "SHFL"],
     "sequential_warp_loops": ["SHFL", "SYNC", "RACE", "WARP"],
     "object_fields_handoff": ["FENCE", "RACE", "SYNC", "WARP"],
+    "optimistic_atomic_reads": ["RACE", "WARP"],
 }
 
 

@@ -19,6 +19,7 @@ from ..analysis.layout import source_name
 from ..analysis.lane_values import Affine, Varying, equal_per_thread
 from ..analysis.predicates import contradict
 from ..analysis.uniformity import BLOCK, WARP
+from ..analysis.value_flow import value_flow
 from ..analysis.loops import first_iteration, innermost_loop, polled_in_loop
 from ..analysis.toolkit import tile_barriers
 from ..frontend.ir import Immediate, Instruction, Register, VectorOperand
@@ -612,7 +613,79 @@ def read_steers_atomic(ctx, a: Instruction, b: Instruction) -> bool:
         steering = read.index in _cas_expected_reads(ctx) or _is_min_max(other) and read.index in _min_max_prechecks(ctx)
         if steering and _same_address(ctx, read, other):
             return True
+        if _same_address(ctx, read, other) and only_guesses(ctx, read):
+            return True
     return False
+
+
+_WRITES = ("st", "atom", "red")
+
+
+def only_guesses(ctx, read: Instruction) -> bool:
+    """Is the plain load `read` only a guess that atomics on its own word check: an optimistic read
+    (`if (sem.count() >= n) { old = atomicAdd(&sem.value, -n); if (old < n) atomicAdd(&sem.value, n); }`)
+    or a poll that only decides when a thread goes on (`while (sem.count() < n) __nanosleep(t);`)?
+
+    Its value (through registers) only decides branches and feeds atomics on the same word, never
+    an address, a store, another atomic or a call; and every memory write that a branch it decides
+    controls is an atomic on the word whose result its thread tests, or lies under such a test. A
+    stale value then only costs a retry or a wait: every change of the word and of anything else is
+    decided by what an atomic returned. A pre-check that leads to an unchecked write (`if (count <
+    cap) atomicAdd(&count, 1)`, `if (!*done) ...; atomicExch(done, 1)`) is not a guess: the write
+    acts on the stale value."""
+    answers = ctx.__dict__.setdefault("_only_guesses", {})
+    found = answers.get(read.index)
+    if found is None:
+        found = answers[read.index] = _only_guesses(ctx, read)
+    return found
+
+
+def _only_guesses(ctx, read: Instruction) -> bool:
+    if read.op != "ld" or read.space == "local":
+        return False
+    function, cfg = ctx.function, ctx.cfg
+    flow = value_flow(ctx, read)
+    if flow.shared or flow.shared_slots:
+        return False  # handed to other threads through shared memory: no longer this thread's guess
+    on_word = {a.index: a for a in function.instructions
+               if a.op == "atom" and _same_address(ctx, read, a)}
+    if not on_word:
+        return False
+    checked = {}  # atomics on the word whose result decides control -> the branches it decides
+    for index, atomic in on_word.items():
+        decided = value_flow(ctx, atomic).guards()
+        if decided:
+            checked[index] = {function.block_of(g).id for g in decided if g.is_branch}
+    checking_branches = set().union(*checked.values()) if checked else set()
+    deciding = set()
+    for ins in function.instructions:
+        if ins.index == read.index:
+            continue
+        uses = any(r.name in flow.registers for r in ins.sources() if r is not ins.guard)
+        guarded = ins.guard is not None and ins.guard.name in flow.registers
+        if not uses and not guarded:
+            continue
+        if ins.is_branch:
+            deciding.add(function.block_of(ins).id)
+        elif ins.op in _WRITES or ins.op in ("ld", "ldu", "call", "ret"):
+            if ins.index not in on_word or (ins.op != "atom") or (ins.index not in checked and "cas" not in ins.modifiers):
+                return False  # the value becomes an address, data, or an unchecked update
+        elif guarded:
+            return False  # a predicated computation: the value decides data, not only a path
+    if not deciding:
+        return True  # the value only feeds atomics on the word that check it
+    for block in function.blocks:
+        writes = [i for i in block.instructions if i.op in _WRITES and i.space != "local"]
+        if not writes:
+            continue
+        controlling = cfg.controlling_branches(block.id)
+        if not controlling & deciding:
+            continue
+        if controlling & checking_branches:
+            continue  # under the test of what an atomic on the word returned: decided afresh
+        if any(w.index not in checked and not (w.index in on_word and "cas" in w.modifiers) for w in writes):
+            return False
+    return True
 
 
 def _is_min_max(ins: Instruction) -> bool:

@@ -800,7 +800,12 @@ A plain read that only supplies the expected value of an `atomicCAS` retry loop 
 atomics that change that word: a stale value makes the CAS fail and the loop read again. Nor is a
 plain read whose value only decides whether an atomic min or max on the same word runs (`if (v <
 box[0]) atomicMin(&box[0], v)`): the word moves one way, so a stale value only costs an atomic that
-changes nothing. In front of any other atomic (`if (count < cap) atomicAdd(&count, 1)`) it is a race.
+changes nothing. Nor is a plain read that is only a guess: its value decides nothing but when to try
+an atomic on the same word whose result the thread then tests (a semaphore's fast path, `if
+(count() >= n) { old = atomicAdd(&v, -n); if (old < n) atomicAdd(&v, n); }`) or how long to wait
+(`while (count() < n) __nanosleep(t);` before an atomic): every change is decided by what an atomic
+returned, so a stale value costs a retry or a wait. In front of an atomic whose result is not tested
+(`if (count < cap) atomicAdd(&count, 1)`), of a plain store, or kept as data, it is a race.
 
 Threads of one store that write the same value (the last lane of every tile storing the same scan
 total, every lane of a warp storing the warp's reduction, every block filling one table alike) are

@@ -189,6 +189,10 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   when stale) or how long to wait (a poll before an atomic): no race with those atomics. A read
   whose value leads to an unchecked write (an early exit on a flag set with atomicExch) or is kept
   as data races. (test19's triage, after it was measured: Ouroboros's bulk semaphore.)
+* fence_release_idiom.cu: a device-wide fence followed by an atomic that sets a state word
+  (`__threadfence(); atomicAnd(&lock, ~1u)`) is a release, no data of a later ticket: a lock released
+  that way before a version stamp leaves nothing unfenced; without the fence the release is data
+  the stamp publishes. (test19's triage, after it was measured: MVGpuBTree's node locks.)
 """
 
 import re
@@ -249,6 +253,7 @@ CLASSES = {
     "sequential_warp_loops": ["SHFL", "SYNC", "RACE", "WARP"],
     "object_fields_handoff": ["FENCE", "RACE", "SYNC", "WARP"],
     "optimistic_atomic_reads": ["RACE", "WARP"],
+    "fence_release_idiom": ["FENCE", "RACE", "SYNC", "WARP"],
 }
 
 

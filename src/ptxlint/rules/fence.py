@@ -35,6 +35,9 @@ matter to C, and only then does ptxlint report. These are not hand-offs:
 * a counter whose value becomes an address and is never tested for equality: a work-queue index
   (`i = atomicAdd(&head, 1); v = q[i]`), a unique id or a slot (`out[atomicAdd(&n, 1)] = x`), a
   partition index; what a thread reads at the index it drew is its own item;
+* a release written as a device-wide fence and an atomic that sets a state word (`__threadfence();
+  atomicAnd(&lock, ~1u)`, a lock released, a flag set with `atomicExch`): it publishes what was
+  written before the fence and is no data that a later flag or ticket publishes;
 * a floating-point atomic (`atomicAdd` of a float, `atomicExch(&residual[v], 0.0f)` read back as a
   float): a number being accumulated or taken, as in PageRank's residual push; flags, tickets and
   counters are integers;
@@ -98,6 +101,43 @@ def _orders_earlier_writes(ins: Instruction) -> bool:
     return ins.op in ("st", "atom", "red") and _releases(ins) and "cluster" not in ins.modifiers
 
 
+_STATE_UPDATES = ("and", "or", "xor", "exch", "cas")
+
+
+def _fenced_state_update(ctx, ins: Instruction) -> bool:
+    """Is the atomic `ins` a release written as a fence and a relaxed atomic: an update that sets a
+    state word (`atomicAnd`, `atomicOr`, `atomicExch`, `atomicCAS` of an integer: a lock released, a
+    flag set) that a device-wide fence precedes on every path from the kernel's entry, with no
+    global write of its thread between (`__threadfence(); atomicAnd(&lock, ~1u);`)? It publishes what
+    was written before the fence, and is no data of a later publication. An accumulation
+    (`atomicAdd`) after a fence stays data: the sum is what a later ticket hands over."""
+    if not any(m in ins.modifiers for m in _STATE_UPDATES) or ins.type in _FLOATING:
+        return False
+    fn, cfg = ctx.function, ctx.cfg
+    block = fn.block_of(ins)
+    stack, seen = [(block.id, ins.index - block.instructions[0].index)], set()
+    while stack:
+        block_id, pos = stack.pop()
+        fenced = False
+        for prior in reversed(fn.blocks[block_id].instructions[:pos]):
+            if fence_scope(prior) == "wide":
+                fenced = True
+                break
+            if prior.op in ("st", "atom", "red") and prior.space in ("global", None):
+                return False
+            if prior.op == "call":
+                return False
+        if fenced:
+            continue
+        for node in cfg.predecessors(block_id):
+            if not isinstance(node, int):
+                return False  # the kernel's entry, reached with no fence on the way
+            if node not in seen:
+                seen.add(node)
+                stack.append((node, len(fn.blocks[node].instructions)))
+    return True
+
+
 class Publication:
     """The memory operations of one kernel that matter for cross-block hand-offs."""
 
@@ -133,7 +173,7 @@ class Publication:
                 result_used = any(r.name in used for r in ins.destinations())
                 if cross_block and (result_used or any(m in ins.modifiers for m in ("exch", "cas"))):
                     (self.releasing_tickets if _releases(ins) else self.tickets).append(ins)
-                elif not _releases(ins):
+                elif not _releases(ins) and not _fenced_state_update(ctx, ins):
                     self.writes.append(ins)  # an accumulation (`atomicAdd(&sum[i], x)`): data, like a store
             elif ins.op == "red":
                 if not _releases(ins):

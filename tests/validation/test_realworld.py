@@ -485,16 +485,17 @@ def test_test20_half_is_new_and_varied():
 
 def test_test22_half_is_new_and_varied():
     """test22 (built by a helper beside the one building test21, from repositories no other half holds or tried and
-    dropped): 400-700 kernels from seven repositories of database joins and radix partitioning (fast-interconnects,
+    dropped): 400-700 kernels from eight repositories of database joins and radix partitioning (fast-interconnects,
     launched from Rust), plain-CUDA ML inference and attention kernels (MNN's CUDA back end without CUTLASS), genomics
     (f5c's banded event alignment), GPU octrees with warp-level primitives (cornerstone-octree), SPH hydrodynamics
     with Barnes-Hut N-body gravity (SPH-EXA, Ryoanji), a counting quotient filter under per-region locks (gpu-filters'
-    gqf) and a few radar signal-processing kernels (ISCE); the others tried were dropped (see left_out); over half of the
-    repositories' own kernels with a block shape read from the host code (MNN's runtime->threads_num() read as its fixed
-    128), the rest (fast-interconnects' Rust launches, run-time blocks) recorded unknown with the reason."""
+    gqf), shared-memory FFTs (Volkov's, bundled with xGPU) and a few radar signal-processing kernels (ISCE); the
+    others tried were dropped (see left_out); over half of the repositories' own kernels with a block shape read from
+    the host code (MNN's runtime->threads_num() read as its fixed 128), the rest (fast-interconnects' Rust launches,
+    run-time blocks) recorded unknown with the reason."""
     mine = _new_half("test22", range(400, 701), ("database", "hash join", "ml inference", "attention", "genomics",
-                                                 "n-body", "octree", "hydrodynamics", "radar", "lock", "warp",
-                                                 "atomic", "shared-memory"), min_repos=7)
+                                                 "n-body", "octree", "hydrodynamics", "radar", "lock", "fft",
+                                                 "warp", "atomic", "shared-memory"), min_repos=8)
     _launch_records_hold(mine, "test22")
 
 

@@ -485,18 +485,20 @@ def test_test20_half_is_new_and_varied():
 
 def test_test21_half_is_new_and_varied():
     """test21 (built by a helper beside the one building test22, from repositories no other half holds or tried and
-    dropped): 400-700 kernels from seven repositories of a sparse direct solver (SPRAL's SSIDS factorization, volatile
+    dropped): 400-700 kernels from eight repositories of a sparse direct solver (SPRAL's SSIDS factorization, volatile
     shared-memory tiles and inter-block progress flags), molecular simulation (GROMACS's non-bonded, PME and constraint
     kernels), bioinformatics alignment (CUDASW++4.0's Smith-Waterman with DPX instructions and warp shuffles),
-    compression (libbsc's GPU Burrows-Wheeler and sort transforms), image processing and CT reconstruction (RTK),
-    hash-table locks (HierarchicalKV's group lock) and sparse transposition (spECK); the others tried were dropped or
-    left out (spECK's SpGEMM for a scan that follows the CUDA SDK's sample, see left_out); over half of the
+    union-find connected-component labeling of images and volumes (YACCLAB), compression (libbsc's GPU
+    Burrows-Wheeler and sort transforms), image processing and CT reconstruction (RTK), hash-table locks
+    (HierarchicalKV's group lock) and sparse transposition (spECK); the others tried were dropped or left out (spECK's
+    SpGEMM for a scan that follows the CUDA SDK's sample, nvgraph for vendoring CUSP, see left_out); over half of the
     repositories' own kernels with a block shape read from the host code (CUDASW4's `auto kernel = ...` launches and
     GROMACS's KernelLaunchConfig blocks by hand), the rest (libcubwt's run-time block, GROMACS's PME solve) recorded
     unknown with the reason."""
     mine = _new_half("test21", range(400, 701), ("sparse", "solver", "molecular", "bioinformatics", "alignment",
-                                                 "compression", "image processing", "hash", "lock", "warp", "atomic",
-                                                 "shared-memory"), min_repos=7)
+                                                 "union-find", "connected-component", "compression",
+                                                 "image processing", "hash", "lock", "warp", "atomic",
+                                                 "shared-memory"), min_repos=8)
     _launch_records_hold(mine, "test21")
 
 

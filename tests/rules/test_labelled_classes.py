@@ -193,6 +193,11 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   (`__threadfence(); atomicAnd(&lock, ~1u)`) is a release, no data of a later ticket: a lock released
   that way before a version stamp leaves nothing unfenced; without the fence the release is data
   the stamp publishes. (test19's triage, after it was measured: MVGpuBTree's node locks.)
+* interval_guard_single_thread.cu: guards that bound one index from both sides pin it where the bounds
+  meet: a thread that passes `x < w` but not `x + 1 < w` has x == w - 1, so with x = 2 * (global
+  index) one thread of the grid takes that branch and its store has no second writer; a range of
+  two or more values (`x + 4 >= w`) admits two writers. (test21's triage, after it was measured:
+  YACCLAB's last-cell records.)
 """
 
 import re
@@ -254,6 +259,7 @@ CLASSES = {
     "object_fields_handoff": ["FENCE", "RACE", "SYNC", "WARP"],
     "optimistic_atomic_reads": ["RACE", "WARP"],
     "fence_release_idiom": ["FENCE", "RACE", "SYNC", "WARP"],
+    "interval_guard_single_thread": ["RACE", "WARP", "SYNC"],
 }
 
 

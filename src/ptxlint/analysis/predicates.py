@@ -210,14 +210,13 @@ def contradict(literals_a, literals_b, key_of=None) -> bool:
         return True
     if key_of is None:
         return False
-    held_a = [d for lit in literals_a for d in _equalities_held(lit, key_of)]
+    held_a = _all_equalities_held(literals_a, key_of)
     if not held_a:
         return False
-    for lit in literals_b:
-        for d_b in _equalities_held(lit, key_of):
-            for d_a in held_a:
-                if d_a[0] == d_b[0] and d_a[2] == d_b[2] and d_a[1] != d_b[1]:
-                    return True
+    for d_b in _all_equalities_held(literals_b, key_of):
+        for d_a in held_a:
+            if d_a[0] == d_b[0] and d_a[2] == d_b[2] and d_a[1] != d_b[1]:
+                return True
     return False
 
 
@@ -226,10 +225,76 @@ def held_equalities(literals, key_of) -> dict:
     x - y written as terms + constant: threads whose equalities on one key have different constants
     cannot run together (contradict())."""
     out = {}
-    for lit in literals:
-        for terms, constant, modulus in _equalities_held(lit, key_of):
-            out[(terms, modulus)] = constant
+    for terms, constant, modulus in _all_equalities_held(literals, key_of):
+        out[(terms, modulus)] = constant
     return out
+
+
+def _all_equalities_held(literals, key_of) -> list:
+    """The equalities of _equalities_held, and those that signed bounds from both sides pin down: a
+    thread that passes `x < w` and fails `x + 1 < w` has x - w == -1."""
+    found = [d for lit in literals for d in _equalities_held(lit, key_of)]
+    return found + _pinned_by_bounds(literals, key_of)
+
+
+def _pinned_by_bounds(literals, key_of) -> list:
+    """[(unknown terms, constant, modulus)] of `terms + constant == 0` for each difference of two
+    values that the literals' comparisons (`lt`/`lo`, with their complements `ge`/`hs`; `gt` and `le`
+    swap the operands), also inside conjunctions that must hold, bound from above and below by the
+    same number: one from each side, so no bound is taken across a wrap-around."""
+    bounds: dict = {}  # (terms, bits) -> [lowest, highest] value of the terms
+    for key, holds in (fact for lit in literals for fact in _comparisons_held(lit, key_of)):
+        if key[1] not in ("lt", "lo"):
+            continue  # an unsigned `x < y` that holds does not wrap (y >= 1); one that fails with x + 1
+            # for x cannot either, so bounds that meet (x < y, not x + 1 < y) pin x == y - 1 as for signed
+        _, _, bits, x, y = key
+        constant, difference = S.sub(x, y)  # x < y holds: difference + constant <= -1; else >= 0
+        if not difference:
+            continue
+        sign = 1
+        if difference[0][1] < 0:
+            sign, difference = -1, tuple((sym, -c) for sym, c in difference)
+        limit = -1 - constant if holds else -constant  # sign * terms <= limit (holds), >= limit (not)
+        low, high = bounds.setdefault((difference, bits), [None, None])
+        if (sign == 1) == holds:
+            bounds[(difference, bits)][1] = limit * sign if high is None else min(high, limit * sign)
+        else:
+            bounds[(difference, bits)][0] = limit * sign if low is None else max(low, limit * sign)
+    found = []
+    for (terms, bits), (low, high) in bounds.items():
+        if low is not None and low == high:
+            try:
+                modulus = 1 << int(bits)
+            except ValueError:
+                continue
+            found.append((terms, (-low) % modulus, modulus))
+    return found
+
+
+def _comparisons_held(literal, key_of, depth: int = 0) -> list:
+    """[(comparison key, whether it holds)] that the literal requires: its unknown's comparison, or
+    those of every part of a conjunction that must be true."""
+    value, wanted = literal
+    terms = value[1]
+    if len(terms) != 1 or depth > 8:
+        return []
+    symbol, coef = terms[0]
+    if (value[0], coef) == (0, 1):
+        holds = bool(wanted)
+    elif (value[0], coef) == (1, -1):
+        holds = not wanted
+    else:
+        return []
+    key = key_of(symbol)
+    if isinstance(key, tuple) and len(key) == 2 and key[0] == "opaque":
+        key = key[1]
+    if not isinstance(key, tuple) or not key:
+        return []
+    if key[0] == "pred-and" and len(key) == 3:
+        return [f for part in key[1:] for f in _comparisons_held((part, True), key_of, depth + 1)] if holds else []
+    if len(key) == 5 and key[0] == "compare":
+        return [(key, holds)]
+    return []
 
 
 def _equalities_held(literal, key_of, depth: int = 0) -> list:

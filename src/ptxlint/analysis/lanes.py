@@ -485,6 +485,9 @@ class LaneEvaluator:
             inside = [d for d in defs if fn.block_of(fn.instructions[d]).id in body]
             outside = [d for d in defs if d not in inside]
             if inside and outside:
+                within = self._defs_in_this_iteration(ins, header, body, inside)
+                if within:
+                    return self._join_in_iteration(ins, reg, header, within)
                 return self._induction(reg, header, inside, outside)
         after = self._after_followed_loop(use_block, reg, defs)
         if after is not None:
@@ -555,6 +558,75 @@ class LaneEvaluator:
             if all(a is not None for a in affines.values()) and len(terms) == 1:
                 return Affine([affines[k].consts[t] for t, k in enumerate(choice)], terms.pop())
         return [vectors[k][t] if k is not None else fresh[t] for t, k in enumerate(choice)]
+
+    def _defs_in_this_iteration(self, use: Instruction, header, body, inside: list) -> list:
+        """The definitions of `inside` (in the loop at `header`) that reach `use` within one
+        iteration, on a path that does not go round the loop again: `if (lane == 0) t = atomicAdd(...);
+        t = __shfl_sync(~0u, t, 0);` reads lane 0's new `t` at the shuffle, and the header's value in
+        the other lanes."""
+        fn, cfg = self.function, self.ctx.cfg
+        use_block = fn.block_of(use).id
+        found = []
+        for d in inside:
+            block = fn.block_of(fn.instructions[d]).id
+            if block == use_block:
+                if d < use.index:
+                    found.append(d)
+                continue
+            if use_block == header:
+                continue  # another block reaches the header only by going round the loop
+            seen, stack = {block}, [block]
+            while stack:
+                node = stack.pop()
+                for succ in cfg.successors(node):
+                    if succ == use_block:
+                        stack = []
+                        found.append(d)
+                        break
+                    if succ in body and succ != header and succ not in seen:
+                        seen.add(succ)
+                        stack.append(succ)
+        return found
+
+    def _join_in_iteration(self, ins: Instruction, reg: Register, header, within: list) -> list:
+        """The value of `reg` at `ins` where the definitions `within` reach it in this iteration on
+        some paths and the loop header's value on the others: each thread takes the latest of those
+        it ran, else the header's value; a thread that may or may not have run one is an unknown."""
+        fn, cfg = self.function, self.ctx.cfg
+        head = fn.blocks[header].instructions[0]
+        start = self.register(head, reg)
+        vectors = [self._definition(d, reg) for d in within]
+        actives = [self._executes(fn.instructions[d]) for d in within]
+        blocks = [fn.block_of(fn.instructions[d]).id for d in within]
+
+        def runs_after(k: int, j: int) -> bool:
+            return j != k and (cfg.dominates(blocks[k], blocks[j]) if blocks[k] != blocks[j] else within[k] < within[j])
+
+        def choose(*flags) -> Optional[int]:
+            ran = [k for k, f in enumerate(flags) if f is True]
+            maybe = [k for k, f in enumerate(flags) if f is None]
+            if not ran:
+                return -1 if not maybe else None
+            latest = [k for k in ran if not any(runs_after(k, j) for j in ran)]
+            if len(latest) != 1 or any(not runs_after(k, latest[0]) for k in maybe):
+                return None
+            return latest[0]
+
+        choice = apply_per_distinct(choose, list(zip(*actives)))
+        if all(k == -1 for k in choice):
+            return start
+        fresh = None
+        out = []
+        for t, k in enumerate(choice):
+            if k is None:
+                if fresh is None:
+                    fresh = self._fresh(("join", ins.index, reg.name), f"{reg.source_name} after the paths merge")
+                    self._note(f"{reg.source_name} at PTX line {ins.ptx_line} merges values from several paths; "
+                               "some threads' values are unknown")
+                out.append(fresh[t])
+            else:
+                out.append(start[t] if k == -1 else vectors[k][t])
+        return as_affine(out) or out
 
     def _same_path_join(self, ins: Instruction, reg: Register, defs: list, vectors: list) -> Optional[list]:
         """One unknown for every thread when they all take the same (unknown) path to the join: each

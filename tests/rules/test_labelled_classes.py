@@ -198,6 +198,16 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   index) one thread of the grid takes that branch and its store has no second writer; a range of
   two or more values (`x + 4 >= w`) admits two writers. (test21's triage, after it was measured:
   YACCLAB's last-cell records.)
+* counter_work_items.cu: inside a loop, a register that one lane redefines before a join (`if (lane ==
+  0) item = atomicAdd(&next, 1); item = __shfl_sync(~0u, item, 0);`) holds the new value in that
+  lane and the header's in the others, so each warp works on its own drawn item; warps that read
+  the cursor with a plain load share one item and write one row. (test22's triage, after it was
+  measured: SPH-EXA's warp work queues.)
+* collective_ordered_reads.cu: a full-mask warp collective that takes the value a lane's shared read
+  returned (a shuffle reduction of it, CUB's WarpScan) ends that read for every lane: a write that
+  every path from the read reaches only through the collective is ordered after it, as after
+  `__syncwarp()`; a collective over some other value orders nothing. (test21's triage, after it was
+  measured: libcubwt's look-back state.)
 """
 
 import re
@@ -260,6 +270,8 @@ CLASSES = {
     "optimistic_atomic_reads": ["RACE", "WARP"],
     "fence_release_idiom": ["FENCE", "RACE", "SYNC", "WARP"],
     "interval_guard_single_thread": ["RACE", "WARP", "SYNC"],
+    "counter_work_items": ["RACE", "WARP", "SYNC", "SHFL"],
+    "collective_ordered_reads": ["RACE", "WARP", "SYNC", "SHFL"],
 }
 
 

@@ -619,6 +619,80 @@ def read_steers_atomic(ctx, a: Instruction, b: Instruction) -> bool:
 
 
 _WRITES = ("st", "atom", "red")
+_COLLECTIVES = ("shfl", "vote", "redux", "match")
+
+
+def read_handed_on_before(ctx, read: Instruction, write: Instruction) -> bool:
+    """Does every path from `read` to `write` (also round a loop) pass a full-mask warp collective
+    that takes the value `read` returned (`v = s[lane + 1]; v = __shfl_sync(~0u, v, 0)`, a WarpScan of
+    it)? A lane then writes only after every lane has executed that collective, which needs the
+    value its read returned: the read is over before the write, so the pair is no race between
+    lanes of one warp (a write-after-read ordered as by `__syncwarp()`)."""
+    if read.op != "ld" or write.op not in _WRITES:
+        return False
+    answers = ctx.__dict__.setdefault("_read_handed_on", {})
+    key = (read.index, write.index)
+    found = answers.get(key)
+    if found is None:
+        found = answers[key] = _read_handed_on_before(ctx, read, write)
+    return found
+
+
+def _full_mask(ctx, ins: Instruction) -> bool:
+    """Is the collective's member mask (its last operand) 0xffffffff in every thread?"""
+    mask = ins.operands[-1] if ins.operands else None
+    if isinstance(mask, Immediate):
+        return mask.value in (-1, 0xFFFFFFFF)
+    if not isinstance(mask, Register) or mask.is_special:
+        return False
+    values = ctx.lanes.register(ins, mask)
+    return type(values) is not Varying and all(not v[1] and v[0] in (-1, 0xFFFFFFFF) for v in values)
+
+
+def _read_handed_on_before(ctx, read: Instruction, write: Instruction) -> bool:
+    flow = value_flow(ctx, read)
+    for ins in ctx.function.instructions:
+        if ins.op not in _COLLECTIVES or ins.guard is not None or not _full_mask(ctx, ins):
+            continue
+        if not any(r.name in flow.registers for r in ins.sources()):
+            continue
+        if not _path_avoiding(ctx, read, write, ins):
+            return True
+    return False
+
+
+def _path_avoiding(ctx, start: Instruction, end: Instruction, stop: Instruction) -> bool:
+    """Is there a path from `start` to `end` (either may come first in a loop) that does not run
+    `stop`?"""
+    fn, cfg = ctx.function, ctx.cfg
+
+    def scan(block_id: int, first: int) -> Optional[bool]:
+        """True: `end` is met before `stop` in the block from `first`; False: `stop` is; None: neither."""
+        for ins in fn.blocks[block_id].instructions:
+            if ins.index < first:
+                continue
+            if ins.index == stop.index:
+                return False
+            if ins.index == end.index:
+                return True
+        return None
+
+    block = fn.block_of(start).id
+    met = scan(block, start.index + 1)
+    if met is not None:
+        return met
+    seen, stack = set(), [block]
+    while stack:
+        for succ in cfg.successors(stack.pop()):
+            if not isinstance(succ, int) or succ in seen:
+                continue
+            seen.add(succ)
+            met = scan(succ, 0)
+            if met:
+                return True
+            if met is None:
+                stack.append(succ)
+    return False
 
 
 def only_guesses(ctx, read: Instruction) -> bool:
@@ -862,7 +936,8 @@ def _find_conflicts(ctx) -> dict:
                         result["lanes"].append(inside)
                     continue
                 # one comparison answers both questions; the warp-level one needs no __syncwarp between
-                in_warp = reaches(warp_reach[a], b, crossed)
+                in_warp = reaches(warp_reach[a], b, crossed) and not read_handed_on_before(
+                    ctx, first.instruction, second.instruction)
                 if in_warp:
                     in_warp_pairs |= {a, b}
                 rejected: set = set()

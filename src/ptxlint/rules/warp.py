@@ -20,7 +20,10 @@ lane of the same warp wrote, with neither `__syncwarp()` (`bar.warp.sync`) nor `
 between: the unrolled `volatile` last-warp reduction, per-warp scratch buffers, a lane-0 broadcast
 through a global slot. Reported once per kernel and memory, at the first such access, with the pair
 of lanes. `volatile` global accesses are compared between lanes of one warp only: between warps and
-blocks a volatile flag is a polling protocol, FENCE's domain.
+blocks a volatile flag is a polling protocol, FENCE's domain. A full-mask warp collective that takes
+the value a shared read returned (`__shfl_xor_sync(0xffffffff, v, o)` over it, CUB's WarpScan)
+orders that read before every write reached only through the collective, as `__syncwarp()` would:
+no lane passes the collective before every lane's read has returned.
 """,
         why_is_this_bad="""
 Since Volta (sm_70) the lanes of a warp are scheduled independently: lock-step execution is not

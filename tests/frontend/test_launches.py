@@ -507,8 +507,12 @@ def test_matching_is_strict_when_unsure():
         return Launch(kernel, args, (64, 1, 1), "k.cu", 1, "<<<>>>", None, qual)
 
     scale_256 = "_ZN4blas5scaleIfLi256EEEvPT_S1_i"
-    assert launches_for_function(scale_256, [launch("scale", ("float", "B"))]) == []  # unevaluated value
-    assert launches_for_function(scale_256, [launch("scale", ("T", "256"))]) == []  # unknown type name
+    # an unevaluated value or an unknown type name: used only where no launch matches for sure (then
+    # every launch that may launch it must agree on the shape: see the test after the last)
+    unsure = [launch("scale", ("float", "B")), launch("scale", ("T", "256"))]
+    assert launches_for_function(scale_256, unsure) == unsure
+    assert launches_for_function(scale_256, unsure + [launch("scale", ("float", "256"))]) == [
+        launch("scale", ("float", "256"))]
     assert launches_for_function(scale_256, [launch("scale", None)]) == []  # deduced arguments
     assert launches_for_function(scale_256, [launch("scale", ("float",))]) == []  # fewer arguments
     assert launches_for_function(scale_256, [launch("scale", ("float", "256"), "other")]) == []
@@ -1166,3 +1170,21 @@ void other() { k<Algorithm::CN_1><<<1, 32>>>(3); }"""
     # the instance's name spells the enumerator as a cast value: `k<(ns::Algorithm::Id)1662320896>`
     matched = launches_for_function("_Z1kILN2ns9Algorithm2IdE1662320896EEvi", launches(src))
     assert [l.block[0] for l in matched] == [128]
+
+
+def test_launches_whose_template_argument_is_unknown_give_their_shape_when_they_all_agree():
+    # a typed test's parameter (a type name defined by a test framework's macros, not in the code
+    # read): no launch can be matched to an instance for sure, but every launch that may launch
+    # roundtrip<Codec> uses one block and grid, so that is roundtrip<Codec>'s launch
+    src = """template <class C> __global__ void roundtrip(int *p) {}
+void t1(int *p) { roundtrip<TypeParam><<<1, 32>>>(p); }
+void t2(int *p) { roundtrip<TypeParam><<<1, 32>>>(p); }"""
+    found = launches(src)
+    assert [l.block for l in launches_for_function("_Z9roundtripI5CodecEvPi", found)] == [(32, 1, 1)] * 2
+    # launches that disagree leave the shape unknown
+    other = launches(src.replace("void t2(int *p) { roundtrip<TypeParam><<<1, 32>>>(p); }",
+                                 "void t2(int *p) { roundtrip<TypeParam><<<1, 64>>>(p); }"))
+    assert launches_for_function("_Z9roundtripI5CodecEvPi", other) == []
+    # a launch that matches for sure is the only one used
+    exact = launches(src + "\nstruct Codec {};\nvoid t3(int *p) { roundtrip<Codec><<<2, 128>>>(p); }")
+    assert [l.block for l in launches_for_function("_Z9roundtripI5CodecEvPi", exact)] == [(128, 1, 1)]

@@ -28,7 +28,7 @@ from ..frontend.host_sources import launch_sources
 from ..frontend.launch_expr import Multiple
 from ..frontend.launches import PointerOffset
 from ..frontend.launches.launch import CoversGrid, LaunchShare
-from ..frontend.launches.matching import split_template_name, why_not_launched
+from ..frontend.launches.matching import launch_verdicts, split_template_name
 
 
 def kernel_plans(path: str, options) -> list:
@@ -69,10 +69,7 @@ def _launches_of(function, launches, plan) -> list:
     name = split_template_name(plain)[1]
     out = []
     overridden = plan.known and plan.shapes and not plan.shapes[0].source.startswith("from the launch")
-    for launch in launches or ():
-        if launch.kernel != name:
-            continue
-        why = why_not_launched(function.name, launch)
+    for launch, why in launch_verdicts(function.name, [x for x in launches or () if x.kernel == name]):
         if why is None and launch.block is None:
             why = launch.unknown_because or "its block shape is not known"
         if why is None and overridden:

@@ -199,8 +199,29 @@ def launches_for_function(mangled_name: str, launches: list) -> list:
     one by one. A launch whose template arguments cannot be compared with confidence (a value
     ptxlint could not evaluate, an unknown type name) is left out. Arguments deduced from the call
     (`init<<<g, b>>>(float_ptr)`) are compared as if written; one whose deduction could not be
-    followed ("?") matches any instantiation."""
-    return [launch for launch in launches if why_not_launched(mangled_name, launch) is None]
+    followed ("?") matches any instantiation.
+
+    Where no launch matches for sure, the launches that may launch it (their template arguments
+    could not be compared: a test's type parameter, an argument ptxlint could not evaluate) are
+    its launches when they all launch with one block and grid: whichever of them launches this
+    instantiation, the shape is that one (`roundtrip<TypeParam><<<1, 32>>>` in every typed test)."""
+    return [launch for launch, why in launch_verdicts(mangled_name, launches) if why is None]
+
+
+def launch_verdicts(mangled_name: str, launches: list) -> list:
+    """[(launch, None or why it does not launch `mangled_name`)] for `launches`, with the rule of
+    launches_for_function for launches that may launch it."""
+    verdicts = [(launch, why_not_launched(mangled_name, launch)) for launch in launches]
+    if any(why is None for _, why in verdicts):
+        return verdicts
+    maybe = [launch for launch, why in verdicts if why is not None and why.startswith(_UNCOMPARED)]
+    if maybe and all(launch.block is not None for launch in maybe) and len(
+            {(launch.block, launch.grid) for launch in maybe}) == 1:
+        return [(launch, None if launch in maybe else why) for launch, why in verdicts]
+    return verdicts
+
+
+_UNCOMPARED = "its template argument `"
 
 
 def why_not_launched(mangled_name: str, launch) -> Optional[str]:

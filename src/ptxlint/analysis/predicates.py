@@ -297,36 +297,21 @@ def _comparisons_held(literal, key_of, depth: int = 0) -> list:
     return []
 
 
-def _equalities_held(literal, key_of, depth: int = 0) -> list:
+def _equalities_held(literal, key_of) -> list:
     """[(unknown terms, constant, modulus) of x - y] for every integer equality `x == y` that the
     literal requires to hold: its canonical unknown true (or its complement false), also inside a
     conjunction that must be true (nvcc's `and.pred` of `x < nx` and `y == ny - 1`)."""
-    value, wanted = literal
-    terms = value[1]
-    if len(terms) != 1 or depth > 8:
-        return []
-    symbol, coef = terms[0]
-    if (value[0], coef) == (0, 1):
-        holds = bool(wanted)
-    elif (value[0], coef) == (1, -1):
-        holds = not wanted
-    else:
-        return []
-    key = key_of(symbol)
-    if isinstance(key, tuple) and len(key) == 2 and key[0] == "opaque":
-        key = key[1]
-    if not holds or not isinstance(key, tuple) or not key:
-        return []
-    if key[0] == "pred-and" and len(key) == 3:
-        return [d for part in key[1:] for d in _equalities_held((part, True), key_of, depth + 1)]
-    if len(key) != 5 or key[:2] != ("compare", "eq"):
-        return []
-    _, _, bits, x, y = key
-    difference = S.sub(x, y)
-    if difference[1] and difference[1][0][1] < 0:  # x == y is y == x: one sign for the unknowns
-        difference = S.sub(y, x)
-    try:
-        modulus = 1 << int(bits)
-    except ValueError:
-        return []
-    return [(difference[1], difference[0] % modulus, modulus)]
+    found = []
+    for key, holds in _comparisons_held(literal, key_of):
+        if not holds or key[1] != "eq":
+            continue
+        _, _, bits, x, y = key
+        difference = S.sub(x, y)
+        if difference[1] and difference[1][0][1] < 0:  # x == y is y == x: one sign for the unknowns
+            difference = S.sub(y, x)
+        try:
+            modulus = 1 << int(bits)
+        except ValueError:
+            continue
+        found.append((difference[1], difference[0] % modulus, modulus))
+    return found

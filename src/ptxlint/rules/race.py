@@ -650,15 +650,37 @@ def _full_mask(ctx, ins: Instruction) -> bool:
 
 
 def _read_handed_on_before(ctx, read: Instruction, write: Instruction) -> bool:
-    flow = value_flow(ctx, read)
-    for ins in ctx.function.instructions:
-        if ins.op not in _COLLECTIVES or ins.guard is not None or not _full_mask(ctx, ins):
+    return any(not _path_avoiding(ctx, read, write, c) for c in _collectives_taking(ctx).get(read.index, ()))
+
+
+def _collectives_taking(ctx) -> dict:
+    """{load index: the unguarded full-mask warp collectives whose data operands are computed from
+    the value it returned (through registers)}, found once per kernel by following each
+    collective's operands back to the loads they come from."""
+    found = ctx.__dict__.get("_collectives_taking")
+    if found is not None:
+        return found
+    found = ctx.__dict__["_collectives_taking"] = {}
+    fn, dataflow = ctx.function, ctx.dataflow
+    for c in fn.instructions:
+        if c.op not in _COLLECTIVES or c.guard is not None or not _full_mask(ctx, c):
             continue
-        if not any(r.name in flow.registers for r in ins.sources()):
-            continue
-        if not _path_avoiding(ctx, read, write, ins):
-            return True
-    return False
+        stack = [(c, r) for r in c.sources()]
+        seen = set()
+        while stack:
+            at, reg = stack.pop()
+            if reg.is_special:
+                continue
+            for d in dataflow.definitions(at, reg):
+                if d in seen:
+                    continue
+                seen.add(d)
+                source = fn.instructions[d]
+                if source.op in ("ld", "ldu"):
+                    found.setdefault(d, []).append(c)
+                elif source.memory_operand() is None and source.op not in ("call",) + _COLLECTIVES:
+                    stack.extend((source, r) for r in source.sources())
+    return found
 
 
 def _path_avoiding(ctx, start: Instruction, end: Instruction, stop: Instruction) -> bool:

@@ -206,8 +206,9 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
 * collective_ordered_reads.cu: a full-mask warp collective that takes the value a lane's shared read
   returned (a shuffle reduction of it, CUB's WarpScan) ends that read for every lane: a write that
   every path from the read reaches only through the collective is ordered after it, as after
-  `__syncwarp()`; a collective over some other value orders nothing. (test21's triage, after it was
-  measured: libcubwt's look-back state.)
+  `__syncwarp()`, in shared and in global memory; a collective over some other value orders nothing.
+  (test21's and test22's triage, after they were measured: libcubwt's look-back state,
+  cornerstone's bounding-box reduction.)
 """
 
 import re

@@ -19,7 +19,7 @@ from typing import Optional
 from ..analysis.loops import polled_in_loop
 from ..frontend.ir import Register
 from ..analysis.predicates import contradict, held_equalities
-from .race import (Conflict, SharedSite, _collide, reaches, read_steers_atomic, _reachable, _stored_value_per_warp, _stored_value_uniform,
+from .race import (Conflict, SharedSite, _collide, reaches, read_handed_on_before, read_steers_atomic, _reachable, _stored_value_per_warp, _stored_value_uniform,
                    _stored_values, describe_thread, outside_focus, same_constant_stores)
 from .fence import waits_for_hand_off
 from .registry import RuleDoc, register
@@ -707,7 +707,8 @@ def _find(ctx) -> dict:
             if same_constant_stores(ctx, first.instruction, second.instruction) or \
                     read_steers_atomic(ctx, first.instruction, second.instruction):
                 continue
-            in_warp = crossed is not None and reaches(warp_reach[a], b, crossed)
+            in_warp = crossed is not None and reaches(warp_reach[a], b, crossed) and not read_handed_on_before(
+                ctx, first.instruction, second.instruction)
             volatile = first.volatile or second.volatile
             if volatile and not in_warp:
                 continue

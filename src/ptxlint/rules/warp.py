@@ -21,7 +21,7 @@ between: the unrolled `volatile` last-warp reduction, per-warp scratch buffers, 
 through a global slot. Reported once per kernel and memory, at the first such access, with the pair
 of lanes. `volatile` global accesses are compared between lanes of one warp only: between warps and
 blocks a volatile flag is a polling protocol, FENCE's domain. A full-mask warp collective that takes
-the value a shared read returned (`__shfl_xor_sync(0xffffffff, v, o)` over it, CUB's WarpScan)
+the value a read returned (`__shfl_xor_sync(0xffffffff, v, o)` over it, CUB's WarpScan)
 orders that read before every write reached only through the collective, as `__syncwarp()` would:
 no lane passes the collective before every lane's read has returned.
 """,

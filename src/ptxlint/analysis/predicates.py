@@ -231,8 +231,8 @@ def held_equalities(literals, key_of) -> dict:
 
 
 def _all_equalities_held(literals, key_of) -> list:
-    """The equalities of _equalities_held, and those that signed bounds from both sides pin down: a
-    thread that passes `x < w` and fails `x + 1 < w` has x - w == -1."""
+    """The equalities of _equalities_held, and those that bounds from both sides pin down: a thread
+    that passes `x < w` and fails `x + 1 < w` has x - w == -1."""
     found = [d for lit in literals for d in _equalities_held(lit, key_of)]
     return found + _pinned_by_bounds(literals, key_of)
 
@@ -241,12 +241,12 @@ def _pinned_by_bounds(literals, key_of) -> list:
     """[(unknown terms, constant, modulus)] of `terms + constant == 0` for each difference of two
     values that the literals' comparisons (`lt`/`lo`, with their complements `ge`/`hs`; `gt` and `le`
     swap the operands), also inside conjunctions that must hold, bound from above and below by the
-    same number: one from each side, so no bound is taken across a wrap-around."""
+    same number. Unsigned ones too: an `x < y` that holds leaves room above x (y >= 1), so the
+    `x + 1 < y` that fails beside it does not wrap, and x == y - 1 as for signed values."""
     bounds: dict = {}  # (terms, bits) -> [lowest, highest] value of the terms
     for key, holds in (fact for lit in literals for fact in _comparisons_held(lit, key_of)):
         if key[1] not in ("lt", "lo"):
-            continue  # an unsigned `x < y` that holds does not wrap (y >= 1); one that fails with x + 1
-            # for x cannot either, so bounds that meet (x < y, not x + 1 < y) pin x == y - 1 as for signed
+            continue
         _, _, bits, x, y = key
         constant, difference = S.sub(x, y)  # x < y holds: difference + constant <= -1; else >= 0
         if not difference:

@@ -610,10 +610,11 @@ def read_steers_atomic(ctx, a: Instruction, b: Instruction) -> bool:
     for read, other in ((a, b), (b, a)):
         if read.op != "ld" or other.op != "atom":
             continue
-        steering = read.index in _cas_expected_reads(ctx) or _is_min_max(other) and read.index in _min_max_prechecks(ctx)
-        if steering and _same_address(ctx, read, other):
+        if not _same_address(ctx, read, other):
+            continue
+        if read.index in _cas_expected_reads(ctx) or _is_min_max(other) and read.index in _min_max_prechecks(ctx):
             return True
-        if _same_address(ctx, read, other) and only_guesses(ctx, read):
+        if only_guesses(ctx, read):
             return True
     return False
 
@@ -753,6 +754,11 @@ def _only_guesses(ctx, read: Instruction) -> bool:
         if decided:
             checked[index] = {function.block_of(g).id for g in decided if g.is_branch}
     checking_branches = set().union(*checked.values()) if checked else set()
+
+    def checked_update(w: Instruction) -> bool:
+        """An atomic on the word whose result its thread tests, or a compare-and-swap on it."""
+        return w.index in checked or (w.index in on_word and "cas" in w.modifiers)
+
     deciding = set()
     for ins in function.instructions:
         if ins.index == read.index:
@@ -764,7 +770,7 @@ def _only_guesses(ctx, read: Instruction) -> bool:
         if ins.is_branch:
             deciding.add(function.block_of(ins).id)
         elif ins.op in _WRITES or ins.op in ("ld", "ldu", "call", "ret"):
-            if ins.index not in on_word or (ins.op != "atom") or (ins.index not in checked and "cas" not in ins.modifiers):
+            if not checked_update(ins):
                 return False  # the value becomes an address, data, or an unchecked update
         elif guarded:
             return False  # a predicated computation: the value decides data, not only a path
@@ -779,7 +785,7 @@ def _only_guesses(ctx, read: Instruction) -> bool:
             continue
         if controlling & checking_branches:
             continue  # under the test of what an atomic on the word returned: decided afresh
-        if any(w.index not in checked and not (w.index in on_word and "cas" in w.modifiers) for w in writes):
+        if not all(checked_update(w) for w in writes):
             return False
     return True
 

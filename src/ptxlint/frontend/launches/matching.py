@@ -197,7 +197,8 @@ def launches_for_function(mangled_name: str, launches: list) -> list:
     """The launches that launch the PTX function `mangled_name`: same unqualified name, the
     written qualification (if any) a suffix of the function's, and template arguments that agree
     one by one. A launch whose template arguments cannot be compared with confidence (a value
-    ptxlint could not evaluate, an unknown type name) is left out. Arguments deduced from the call
+    ptxlint could not evaluate, an unknown type name) is left out where another launch matches for
+    sure. Arguments deduced from the call
     (`init<<<g, b>>>(float_ptr)`) are compared as if written; one whose deduction could not be
     followed ("?") matches any instantiation.
 
@@ -221,7 +222,7 @@ def launch_verdicts(mangled_name: str, launches: list) -> list:
     return verdicts
 
 
-_UNCOMPARED = "its template argument `"
+_UNCOMPARED = "its template argument `"  # how why_not_launched starts a reason that is not a mismatch
 
 
 def why_not_launched(mangled_name: str, launch) -> Optional[str]:
@@ -255,5 +256,5 @@ def why_not_launched(mangled_name: str, launch) -> Optional[str]:
         if same is False:
             return f"its template arguments <{', '.join(written)}> are not <{', '.join(args)}>"
         if same is None:
-            return f"its template argument `{w}` cannot be compared with `{d}`"
+            return f"{_UNCOMPARED}{w}` cannot be compared with `{d}`"
     return None

@@ -110,6 +110,14 @@ class ControlFlowGraph:
     def dominates(self, a, b) -> bool:
         return _TreeOrder.of(self, "dominators").above(a, b)
 
+    def runs_before(self, a: Instruction, b: Instruction) -> bool:
+        """Does instruction `a` run before `b` wherever `b` runs: earlier in the same block, or in a
+        block that dominates b's? (False for one instruction.)"""
+        block_a, block_b = self.block_of(a).id, self.block_of(b).id
+        if block_a == block_b:
+            return a.index < b.index
+        return self.dominates(block_a, block_b)
+
     def postdominates(self, a, b) -> bool:
         return _TreeOrder.of(self, "postdominators").above(a, b)
 

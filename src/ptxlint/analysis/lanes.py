@@ -497,7 +497,6 @@ class LaneEvaluator:
             return vectors[0]
         # a join after a branch: each thread takes the definition on the path it executed;
         # where several are, the one that the others dominate (the latest) wins
-        blocks = [fn.block_of(fn.instructions[d]).id for d in defs]
         actives = [self._executes(fn.instructions[d]) for d in defs]
         k_range = range(len(defs))
         # (k, j) -> j runs after k wherever both run (j's block is dominated by k's, or j is later in
@@ -508,8 +507,7 @@ class LaneEvaluator:
         def shadows(k: int, j: int) -> bool:
             found = after.get((k, j))
             if found is None:
-                found = after[(k, j)] = j != k and (cfg.dominates(blocks[k], blocks[j]) if blocks[k] != blocks[j]
-                                                    else defs[k] < defs[j])
+                found = after[(k, j)] = cfg.runs_before(fn.instructions[defs[k]], fn.instructions[defs[j]])
             return found
 
         def choose(*flags) -> Optional[int]:
@@ -597,10 +595,9 @@ class LaneEvaluator:
         start = self.register(head, reg)
         vectors = [self._definition(d, reg) for d in within]
         actives = [self._executes(fn.instructions[d]) for d in within]
-        blocks = [fn.block_of(fn.instructions[d]).id for d in within]
 
-        def runs_after(k: int, j: int) -> bool:
-            return j != k and (cfg.dominates(blocks[k], blocks[j]) if blocks[k] != blocks[j] else within[k] < within[j])
+        def runs_after(k: int, j: int) -> bool:  # does definition j run after k wherever it runs?
+            return cfg.runs_before(fn.instructions[within[k]], fn.instructions[within[j]])
 
         def choose(*flags) -> Optional[int]:
             ran = [k for k, f in enumerate(flags) if f is True]
@@ -706,10 +703,9 @@ class LaneEvaluator:
         counts as a repeat when one with the same values dominates it and no other definition lies
         between them (dominated by the first and not by the repeat)."""
         cfg, fn = self.ctx.cfg, self.function
-        blocks = [fn.block_of(fn.instructions[d]).id for d in defs]
 
         def before(a, b):  # does definition a run before b wherever b runs?
-            return defs[a] < defs[b] if blocks[a] == blocks[b] else cfg.dominates(blocks[a], blocks[b])
+            return cfg.runs_before(fn.instructions[defs[a]], fn.instructions[defs[b]])
 
         out = set()
         for j in range(len(defs)):
@@ -2485,13 +2481,9 @@ class LaneEvaluator:
         if store is None:
             return None
         cfg, fn = self.ctx.cfg, self.function
-        store_block, load_block = fn.block_of(store).id, fn.block_of(load).id
-        if store_block == load_block:
-            if store.index > load.index:
-                return None
-        elif not cfg.dominates(store_block, load_block):
+        if not cfg.runs_before(store, load):
             return None
-        if cfg.loops_containing(store_block) != cfg.loops_containing(load_block):
+        if cfg.loops_containing(fn.block_of(store).id) != cfg.loops_containing(fn.block_of(load).id):
             return None
         return self.operand(store, store.operands[1])
 

@@ -255,11 +255,11 @@ def _pinned_by_bounds(literals, key_of) -> list:
         if difference[0][1] < 0:
             sign, difference = -1, tuple((sym, -c) for sym, c in difference)
         limit = -1 - constant if holds else -constant  # sign * terms <= limit (holds), >= limit (not)
-        low, high = bounds.setdefault((difference, bits), [None, None])
-        if (sign == 1) == holds:
-            bounds[(difference, bits)][1] = limit * sign if high is None else min(high, limit * sign)
+        bound = bounds.setdefault((difference, bits), [None, None])
+        if (sign == 1) == holds:  # an upper bound on the terms
+            bound[1] = limit * sign if bound[1] is None else min(bound[1], limit * sign)
         else:
-            bounds[(difference, bits)][0] = limit * sign if low is None else max(low, limit * sign)
+            bound[0] = limit * sign if bound[0] is None else max(bound[0], limit * sign)
     found = []
     for (terms, bits), (low, high) in bounds.items():
         if low is not None and low == high:

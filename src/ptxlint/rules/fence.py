@@ -123,10 +123,8 @@ def _fenced_state_update(ctx, ins: Instruction) -> bool:
             if fence_scope(prior) == "wide":
                 fenced = True
                 break
-            if prior.op in ("st", "atom", "red") and prior.space in ("global", None):
-                return False
-            if prior.op == "call":
-                return False
+            if prior.op == "call" or prior.op in ("st", "atom", "red") and prior.space in ("global", None):
+                return False  # a write (or a callee that may write) before any fence
         if fenced:
             continue
         for node in cfg.predecessors(block_id):

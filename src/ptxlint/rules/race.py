@@ -583,12 +583,7 @@ def rereads_own_block_uniform_store(ctx, store: Instruction, read: Instruction) 
         return False
     if not _stored_value_uniform(ctx, store):
         return False
-    fn, cfg = ctx.function, ctx.cfg
-    store_block, read_block = fn.block_of(store).id, fn.block_of(read).id
-    if store_block == read_block:
-        if store.index > read.index:
-            return False
-    elif not cfg.dominates(store_block, read_block):
+    if not ctx.cfg.runs_before(store, read):
         return False
     lanes = ctx.lanes
     try:

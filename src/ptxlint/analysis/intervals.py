@@ -86,8 +86,11 @@ class BarrierIntervals:
         blocks = self.function.blocks
         return blocks[block_id] if isinstance(block_id, int) and 0 <= block_id < len(blocks) else None
 
-    def _reached_from(self, start: tuple) -> frozenset:
-        found = self._from_start.get(start)
+    def _reached_from(self, start: tuple, avoid: Optional[tuple] = None) -> frozenset:
+        """The indices of the instructions reached from `start` before a barrier stops the walk;
+        with `avoid` = (block id, successor), never taking that one edge."""
+        key = start if avoid is None else (start, avoid)
+        found = self._from_start.get(key)
         if found is not None:
             return found
         out: set = set()
@@ -107,16 +110,55 @@ class BarrierIntervals:
                     stopped = True
                     break
             if not stopped:
-                stack.extend((s, 0) for s in self.cfg.graph.successors(block_id))
-        found = self._from_start[start] = frozenset(out)
+                stack.extend((s, 0) for s in self.cfg.graph.successors(block_id)
+                             if avoid is None or (block_id, s) != avoid)
+        found = self._from_start[key] = frozenset(out)
         return found
 
-    def writes_in_interval(self, ins: Instruction, may_alias) -> bool:
+    def writes_in_interval(self, ins: Instruction, may_alias, same_way=None) -> bool:
         """Is there an instruction that may write memory `may_alias(write)` says `ins` reads, in the
-        barrier interval of `ins`?"""
+        barrier interval of `ins`? With `same_way(branch block id)`, which says whether every thread
+        of the block takes that branch the same way, a write that only the other side of such a
+        branch reaches does not count (`_apart`)."""
         instructions = self.function.instructions
         for k in self.interval_of(ins):
             w = instructions[k]
-            if w.op in _WRITES and may_alias(w):
+            if w.op in _WRITES and may_alias(w) and not (same_way is not None and self._apart(ins, w, same_way)):
                 return True
         return False
+
+    def _apart(self, ins: Instruction, other: Instruction, same_way) -> bool:
+        """Do `ins` and `other` lie on the two sides of a branch that every thread of the block takes
+        the same way, so that no two threads run them between the same two barriers? From every
+        barrier (or the start) before `ins`, `ins` is reached only through one edge of the branch and
+        `other` only through the other, and the branch is on no barrier-free loop (it runs once
+        between two barriers, so all threads see the one decision)."""
+        starts = self._starts(ins)
+        here = self.function.block_of(ins).id
+        if len(starts) > 1 and here != self.function.blocks[0].id:
+            # the start `_starts` adds where `ins` sits on a barrier-free loop is reached from the
+            # others (a barrier or the kernel's start precedes every loop): only they decide
+            starts = starts - {(here, 0)}
+        for branch_block in sorted(self._two_way_blocks(starts)):
+            if not same_way(branch_block) or self._on_barrier_free_loop(branch_block):
+                continue
+            successors = list(self.cfg.graph.successors(branch_block))
+            for mine, theirs in ((successors[0], successors[1]), (successors[1], successors[0])):
+                if all(ins.index not in self._reached_from(s, (branch_block, mine)) and
+                       other.index not in self._reached_from(s, (branch_block, theirs)) for s in starts):
+                    return True
+        return False
+
+    def _two_way_blocks(self, starts: set) -> set:
+        """Blocks ending in a two-way branch, in the intervals that begin at `starts`."""
+        found = set()
+        for start in starts:
+            for k in self._reached_from(start):
+                block = self.function.block_of(self.function.instructions[k])
+                if len(set(self.cfg.graph.successors(block.id))) == 2:
+                    found.add(block.id)
+        return found
+
+    def _on_barrier_free_loop(self, block_id) -> bool:
+        last = self._block(block_id).instructions[-1].index
+        return any(last in self._reached_from((s, 0)) for s in self.cfg.graph.successors(block_id))

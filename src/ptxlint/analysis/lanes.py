@@ -31,6 +31,7 @@ from .lane_values import (
 from .budget import PartExhausted, part_budget, remaining, spend
 from .cfg import ENTRY, EXIT
 from .loops import latches as loop_latches, value_after
+from .uniformity import is_ordered_load, observes_changing_memory
 from .spaces import access_space, sole_local_store, thread_dependent_local_store
 from .warpops import broadcasts_per_warp, is_barrier_reduction, shuffle_mode, shuffle_source
 
@@ -2460,6 +2461,13 @@ class LaneEvaluator:
                     return self._fresh(("load", ins.index, reg.name),
                                        f"the thread-private value loaded at {where} (local memory, written "
                                        f"per thread at {user_line(store)})")
+            if ins.space == "shared" and is_ordered_load(ins) and observes_changing_memory(self.ctx, ins):
+                # a volatile shared read beside writes of the block: threads reading one address may
+                # see the old value or the new (not told which branches split the block: the
+                # uniformity analysis asks the evaluator). Global memory is left as one value per
+                # address: other blocks' writes to it are the race and fence rules' to judge.
+                return self._fresh(("load", ins.index, reg.name), f"the {ins.opcode} at {where} (each thread "
+                                   "may observe a different value)")
             addr = self.address(ins)
             if addr is not None and S.uniform_across(addr):
                 return self._uniform_unknown(("load", ins.index, reg.name, addr[0]) + self._instance(ins),

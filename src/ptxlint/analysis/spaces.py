@@ -51,8 +51,67 @@ def is_shared_window_register(reg: Register) -> bool:
     return reg.name.startswith(_SHARED_WINDOW_REGISTERS)
 
 
-def _trace(ctx, ins: Instruction) -> tuple:
-    """(space of a generic address or None, whether it is built from the reserved shared window)."""
+def may_reach_shared(ctx, ins: Instruction) -> bool:
+    """Can the memory operand of `ins` touch shared memory? A generic address can unless it is
+    traced to another space. A pointer loaded from memory counts as not shared when the kernel lets
+    no shared address out into memory (`shared_addresses_escape`): memory then holds only what the
+    host wrote there (device pointers: the host cannot name a block's shared memory) or addresses
+    the kernel built from those. Cached per kernel context."""
+    if ins.space is not None and ins.space != "generic":
+        return ins.space == "shared"
+    cache = ctx.__dict__.setdefault("_reaches_shared", {})
+    found = cache.get(ins.index)
+    if found is None:
+        space = access_space(ctx, ins)
+        if space is None and not shared_addresses_escape(ctx):
+            space = _trace(ctx, ins, loaded_pointers_outside_shared=True)[0]
+        found = cache[ins.index] = space is None or space == "shared"
+    return found
+
+
+def shared_addresses_escape(ctx) -> bool:
+    """Does the kernel write a shared address into memory, or hand one to a function it calls (which
+    might): a store, atomic or call argument whose value is built from a `cvta` of shared memory, a
+    shared variable's address or the reserved shared window? Cached per kernel context."""
+    cache = ctx.__dict__
+    if "_shared_escape" not in cache:
+        cache["_shared_escape"] = any(_stores_shared_address(ctx, ins) for ins in ctx.function.instructions
+                                      if ins.op in ("st", "atom", "red"))
+    return cache["_shared_escape"]
+
+
+def _stores_shared_address(ctx, ins: Instruction) -> bool:
+    dataflow, instructions = ctx.dataflow, ctx.function.instructions
+    mem = ins.memory_operand()
+    values = ins.operands[ins.operands.index(mem) + 1:] if mem is not None else ins.operands[1:]
+    stack = [(ins, r) for op in values for r in registers_in(op)]
+    seen: set = set()
+    while stack:
+        if len(seen) >= MAX_DEFINITIONS:
+            return True  # too far to follow: assume it may
+        at, reg = stack.pop()
+        if is_shared_window_register(reg):
+            return True
+        for d in dataflow.definitions(at, reg):
+            if d in seen:
+                continue
+            seen.add(d)
+            definition = instructions[d]
+            if definition.op == "cvta" and definition.space == "shared":
+                return True
+            if definition.op in _LOADING_OPS:
+                continue
+            if any(isinstance(op, Symbol) and _symbol_space(ctx, op.name) == "shared"
+                   for op in definition.operands[1:]):
+                return True
+            stack.extend((definition, r) for r in _value_sources(definition))
+    return False
+
+
+def _trace(ctx, ins: Instruction, loaded_pointers_outside_shared: bool = False) -> tuple:
+    """(space of a generic address or None, whether it is built from the reserved shared window).
+    With `loaded_pointers_outside_shared`, a pointer loaded from memory is evidence of global memory
+    (see may_reach_shared) rather than of an unknown space."""
     mem = ins.memory_operand()
     if mem is None:
         return None, False
@@ -102,7 +161,10 @@ def _trace(ctx, ins: Instruction) -> tuple:
                     # a 64-bit value loaded from memory may be a pointer to anywhere; narrower ones
                     # are indices added to a base found elsewhere
                     if decides and definition.type_bits >= 64:
-                        unknown = True
+                        if loaded_pointers_outside_shared:
+                            evidence.add("global")
+                        else:
+                            unknown = True
                     continue
                 for op in definition.operands[1:] if decides else ():
                     if isinstance(op, Symbol):

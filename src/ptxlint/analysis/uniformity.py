@@ -62,6 +62,7 @@ from ..frontend.ir import Immediate, Instruction, PairOperand, Register, Symbol,
 from ..frontend.sourcemap import user_line
 from . import symbolic as S
 from .budget import spend
+from .spaces import may_reach_shared
 from .cfg import ENTRY, EXIT
 from .warpops import broadcasts_per_warp, is_barrier_reduction, shuffle_mode
 
@@ -569,8 +570,7 @@ class UniformityAnalysis:
             return WARP, f"the parameter or return value read at {where}"
         if ins.space == "local":
             return WARP, f"the thread-private (local) load at {where}"
-        if any(q in ins.modifiers for q in _ORDERED_LOAD_QUALIFIERS) and ins.space != "const" \
-                and not self._never_written(ins) and not self._stable_in_interval(ins):
+        if self.observes_changing_memory(ins):
             return WARP, f"the {ins.opcode} at {where} (each thread may observe a different value)"
         if mem is None:
             return WARP, f"the {ins.opcode} result at {where}"
@@ -580,52 +580,17 @@ class UniformityAnalysis:
                 return lvl, f"the value loaded at {where} from an address that depends on {why}"
         return UNIFORM, None
 
-    def _stable_in_interval(self, ins: Instruction) -> bool:
-        """Is `ins` a volatile shared load that no write can overlap: none of the instructions other
-        threads may run in its barrier interval (intervals.py) writes shared memory it may read (the
-        same shared variable, or an address of unknown root)? Then the threads that run it between
-        the same two barriers read one value."""
-        if ins.space != "shared":
-            return False
-        roots = set(self.ctx.address_roots.roots(ins))
-
-        def may_alias(w: Instruction) -> bool:
-            if w.op in ("call", "cp") or w.space in (None, "generic"):
-                return True  # a callee, an asynchronous copy, a generic address: anywhere in shared memory
-            if w.space != "shared":
-                return False
-            other = set(self.ctx.address_roots.roots(w))
-            return not roots or not other or bool(roots & other)
-
-        return not self.ctx.intervals.writes_in_interval(ins, may_alias)
+    def observes_changing_memory(self, ins: Instruction) -> bool:
+        """observes_changing_memory() with the branches this round of the solve has found to take
+        every thread of the block one way: they only rise, and a load judged stable on a branch that
+        later turns out to split the block is judged again in the next round."""
+        return observes_changing_memory(
+            self.ctx, ins, lambda block_id: self._branch_raw.get(block_id, (UNIFORM, None))[0] < BLOCK)
 
     def _reads_unwritten_memory(self, ins: Instruction) -> bool:
         """Is `ins` an atomic that leaves memory as it was, on memory this kernel never writes? Then
         it is a read of the value the launch started with, the same in every thread."""
-        return ins.space != "shared" and _leaves_memory_unchanged(ins) and self._never_written(ins)
-
-    def _never_written(self, ins: Instruction) -> bool:
-        """Is the global memory `ins` reads written nowhere in this kernel: its address comes from kernel
-        parameters or variables (address roots), and no store, atomic or reduction of the kernel may
-        touch them (each of those has roots of its own, none shared)? A write through a pointer of
-        unknown origin may touch anything. (Only global writes are asked: a volatile shared load of
-        memory no global write touches passes too, whatever shared stores its interval holds. Asking
-        them (_stable_in_interval alone for shared loads) turned nvCOMP's one chunk-index race into
-        barrier findings derived from it, and hid the race: left for the race rules to own.)"""
-        roots = set(self.ctx.address_roots.roots(ins))
-        if not roots:
-            return False
-        writes = self.__dict__.get("_global_writes")
-        if writes is None:
-            writes = self.__dict__["_global_writes"] = [
-                w for w in self.function.instructions
-                if w.op in ("st", "atom", "red") and w.space != "shared" and w.memory_operand() is not None
-                and not _leaves_memory_unchanged(w)]
-        for w in writes:
-            other = set(self.ctx.address_roots.roots(w))
-            if not other or other & roots:
-                return False
-        return True
+        return ins.space != "shared" and _leaves_memory_unchanged(ins) and never_written(self.ctx, ins)
 
     def _kernel_param_address(self, ins: Instruction, reg: Register, depth: int = 0, indexed: bool = False) -> bool:
         """Is `reg` the address of a kernel parameter (`mov.b64 %rd, k_param_0`, plus constant
@@ -723,6 +688,65 @@ class UniformityAnalysis:
         return f"the branch at {user_line(branch)} {why}"
 
 
+
+
+def observes_changing_memory(ctx, ins: Instruction, same_way=None) -> bool:
+    """Is `ins` a volatile (or relaxed, acquire) load of memory that a write may change while the
+    threads read it, so that threads reading one address may see different values? Not when the
+    kernel never writes that memory (`never_written`), nor when no write may run between the same
+    two barriers (`stable_in_interval`; `same_way(branch block)` says which branches take every
+    thread of the block one way, None when that is not known)."""
+    return is_ordered_load(ins) and not never_written(ctx, ins) and not stable_in_interval(ctx, ins, same_way)
+
+
+def stable_in_interval(ctx, ins: Instruction, same_way=None) -> bool:
+    """Is `ins` a volatile shared load that no write can overlap: none of the instructions other
+    threads may run in its barrier interval (intervals.py) writes shared memory it may read (the
+    same shared variable, or an address of unknown root)? Then the threads that run it between
+    the same two barriers read one value."""
+    if ins.space != "shared":
+        return False
+    roots = set(ctx.address_roots.roots(ins))
+
+    def may_alias(w: Instruction) -> bool:
+        if w.op in ("call", "cp"):
+            return True  # a callee, an asynchronous copy: anywhere in shared memory
+        if not may_reach_shared(ctx, w):
+            return False  # another space, or a generic address traced outside shared memory
+        other = set(ctx.address_roots.roots(w))
+        return not roots or not other or bool(roots & other)
+
+    return not ctx.intervals.writes_in_interval(ins, may_alias, same_way)
+
+
+def never_written(ctx, ins: Instruction) -> bool:
+    """Is the global memory `ins` reads written nowhere in this kernel: its address comes from kernel
+    parameters or variables (address roots), and no store, atomic or reduction of the kernel may
+    touch them (each of those has roots of its own, none shared)? A write through a pointer of
+    unknown origin may touch anything. (Only global writes are asked: a volatile shared load of
+    memory no global write touches passes too, whatever shared stores its interval holds. Asking
+    them (stable_in_interval alone for shared loads) turned nvCOMP's one chunk-index race into
+    barrier findings derived from it, and hid the race: left for the race rules to own.)"""
+    roots = set(ctx.address_roots.roots(ins))
+    if not roots:
+        return False
+    writes = ctx.__dict__.get("_global_writes")
+    if writes is None:
+        writes = ctx.__dict__["_global_writes"] = [
+            w for w in ctx.function.instructions
+            if w.op in ("st", "atom", "red") and w.space != "shared" and w.memory_operand() is not None
+            and not _leaves_memory_unchanged(w)]
+    for w in writes:
+        other = set(ctx.address_roots.roots(w))
+        if not other or other & roots:
+            return False
+    return True
+
+
+def is_ordered_load(ins: Instruction) -> bool:
+    """A load whose value depends on when the thread reads it (volatile, relaxed, acquire), outside
+    constant memory."""
+    return any(q in ins.modifiers for q in _ORDERED_LOAD_QUALIFIERS) and ins.space != "const"
 
 
 def _leaves_memory_unchanged(ins: Instruction) -> bool:

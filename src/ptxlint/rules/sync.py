@@ -266,6 +266,14 @@ barrier id then counts one arrival from every thread. A path that traps (`__trap
 `if (threadIdx.x == 0)` leaves nobody short of the barrier after it, and such paths are left out of
 every rule (a thread that returns does leave, and is reported).
 
+Loop state a block keeps in `volatile` shared memory (a pivot index, a mask, a failure flag), read
+after the barrier that follows its last write, is one value in every thread. A write counts against
+that only if it may run between the same two barriers as the read and may touch it: not a store
+through a pointer the kernel loaded from memory when the kernel never writes a shared address to
+memory (the host cannot hand it a block's shared memory), nor a write on the other side of a branch
+every thread of the block takes the same way (a failing block leaves the loop together while the
+others read the mask). A volatile read beside a write that may change it is one value per thread.
+
 A grid-stride loop `for (i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x *
 blockDim.x)` splits a block only in the block where `n` falls, when `n` is not a multiple of the
 block's thread count: the finding says so and is a warning. When every launch of the kernel that the

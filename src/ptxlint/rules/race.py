@@ -618,6 +618,78 @@ _WRITES = ("st", "atom", "red")
 _COLLECTIVES = ("shfl", "vote", "redux", "match")
 
 
+def read_skips_same_store(ctx, a: Instruction, b: Instruction) -> bool:
+    """Is one of `a`, `b` a plain load whose value only decides whether its thread stores a constant
+    to the word it read (`if (!mark[i]) mark[i] = 1;`), and the other a store of that constant, where
+    every write the kernel may make to that word stores it? Whatever the load sees, the word ends up
+    holding the constant: a stale value only costs or skips a store that changes nothing. A test
+    that decides anything else (another address, a queue slot, what runs after it) is acted on."""
+    for read, store in ((a, b), (b, a)):
+        if read.op != "ld" or store.op != "st":
+            continue
+        constant = _stored_constant(ctx, store)
+        if constant is None or access_bits(read) != access_bits(store):
+            continue
+        answers = ctx.__dict__.setdefault("_skips_same_store", {})
+        key = (read.index, constant)
+        if key not in answers:
+            answers[key] = _only_skips_store_of(ctx, read, constant)
+        if answers[key]:
+            return True
+    return False
+
+
+def _only_skips_store_of(ctx, read: Instruction, constant) -> bool:
+    function, cfg = ctx.function, ctx.cfg
+
+    def stores_constant(w: Instruction) -> bool:
+        return w.op == "st" and access_bits(w) == access_bits(read) and _stored_constant(ctx, w) == constant
+
+    def stores_constant_here(w: Instruction) -> bool:
+        return stores_constant(w) and _same_address(ctx, read, w)
+
+    # every write that may touch the word (one into the same variables, or through an address of
+    # unknown origin) while the read runs stores the constant: the word only changes to it then. In
+    # shared memory those are the writes between the same two barriers; in global memory other
+    # blocks may run any of the kernel's writes.
+    roots = set(ctx.address_roots.roots(read))
+    concurrent = None
+    if read.space == "shared":
+        concurrent = ctx.intervals.interval_of(read)
+    for w in function.instructions:
+        if w.op in _WRITES and w.space != "local" and (concurrent is None or w.index in concurrent):
+            other = set(ctx.address_roots.roots(w))
+            if (not roots or not other or roots & other) and not stores_constant(w):
+                return False
+    flow = value_flow(ctx, read)
+    if flow.shared or flow.shared_slots:
+        return False
+    deciding = set()
+    for ins in function.instructions:
+        if ins.index == read.index:
+            continue
+        uses = any(r.name in flow.registers for r in ins.sources() if r is not ins.guard)
+        guarded = ins.guard is not None and ins.guard.name in flow.registers
+        if not uses and not guarded:
+            continue
+        if ins.is_branch:
+            deciding.add(function.block_of(ins).id)
+        elif uses and ins.op in _WRITES + ("ld", "ldu", "call", "ret") + _COLLECTIVES:
+            return False  # the value becomes an address or data
+        elif guarded and not stores_constant_here(ins) and not ins.destinations():
+            return False  # a predicated effect other than the store
+        elif guarded and ins.destinations() and not all(r.name in flow.registers for r in ins.destinations()):
+            return False
+    for block in function.blocks:
+        if not cfg.controlling_branches(block.id) & deciding:
+            continue
+        for ins in block.instructions:
+            if ins.op in _WRITES + ("call", "ret", "exit", "bar", "barrier") + _COLLECTIVES \
+                    and not stores_constant_here(ins):
+                return False  # the test decides more than the store: what runs after it
+    return True
+
+
 def read_handed_on_before(ctx, read: Instruction, write: Instruction) -> bool:
     """Does every path from `read` to `write` (also round a loop) pass a full-mask warp collective
     that takes the value `read` returned (`v = s[lane + 1]; v = __shfl_sync(~0u, v, 0)`, a WarpScan of
@@ -933,7 +1005,8 @@ def _find_conflicts(ctx) -> dict:
                     continue
                 if first.kind == "atomic" and second.kind == "atomic":
                     continue
-                if same_constant_stores(ctx, first.instruction, second.instruction):
+                if same_constant_stores(ctx, first.instruction, second.instruction) or \
+                        read_skips_same_store(ctx, first.instruction, second.instruction):
                     continue
                 if crossed is False and rereads_own_block_uniform_store(ctx, first.instruction, second.instruction):
                     continue
@@ -1331,7 +1404,9 @@ different warps) write *different* values to the same bytes (compute-sanitizer's
 as a WAW hazard): the finding names the two threads, the byte and both values. Threads storing the
 same value are not a race; values from run-time data (loads, atomics) are not known to differ and are
 not reported. Two stores of one constant (`updated = true` by every thread that found an update, also
-from one loop iteration to the next) are no write-write race either: the bytes end up holding it. A
+from one loop iteration to the next) are no write-write race either: the bytes end up holding it;
+nor is a read that only decides whether its thread stores that constant to the word it read (`if
+(!seen[k]) seen[k] = 1;`) when every write between the same two barriers stores it. A
 value that is the same in every thread of the block (a block reduction's total: xor-butterfly
 shuffles over per-warp partials read back from shared memory), stored by every thread to one word
 and read back by each thread after its own store in the same pass (`scale = block_sum(x); ... *

@@ -19,7 +19,7 @@ from typing import Optional
 from ..analysis.loops import polled_in_loop
 from ..frontend.ir import Register
 from ..analysis.predicates import contradict, held_equalities
-from .race import (Conflict, SharedSite, _collide, reaches, read_handed_on_before, read_steers_atomic, _reachable, _stored_value_per_warp, _stored_value_uniform,
+from .race import (Conflict, SharedSite, _collide, reaches, read_handed_on_before, read_skips_same_store, read_steers_atomic, _reachable, _stored_value_per_warp, _stored_value_uniform,
                    _stored_values, describe_thread, outside_focus, same_constant_stores)
 from .fence import waits_for_hand_off
 from .registry import RuleDoc, register
@@ -705,7 +705,8 @@ def _find(ctx) -> dict:
             if first.kind == "read" and second.kind == "read" or first.kind == second.kind == "atomic":
                 continue
             if same_constant_stores(ctx, first.instruction, second.instruction) or \
-                    read_steers_atomic(ctx, first.instruction, second.instruction):
+                    read_steers_atomic(ctx, first.instruction, second.instruction) or \
+                    read_skips_same_store(ctx, first.instruction, second.instruction):
                 continue
             in_warp = crossed is not None and reaches(warp_reach[a], b, crossed) and not read_handed_on_before(
                 ctx, first.instruction, second.instruction)
@@ -811,7 +812,11 @@ returned, so a stale value costs a retry or a wait. In front of an atomic whose 
 Threads of one store that write the same value (the last lane of every tile storing the same scan
 total, every lane of a warp storing the warp's reduction, every block filling one table alike) are
 not a race; values from run-time data are not known to be equal, so those stores still are. Two
-stores of one constant (`changed[v] = 1` by every thread that saw a change) are not a race either.
+stores of one constant (`changed[v] = 1` by every thread that saw a change) are not a race either,
+nor is a plain read that only decides whether its thread stores that constant to the word it read
+(`if (!mark[i]) mark[i] = 1;`) when every write the kernel makes to that memory stores it: the word
+ends up marked whatever the read sees. A test that also decides other work (`if (!mark[i]) { mark[i]
+= 1; queue[atomicAdd(&n, 1)] = i; }`: two threads may queue one item) is a race.
 Threads of one store whose reach hangs on the kernel's own state are no witnesses there too: only the
 thread whose `atomicCAS` on a status word wins writes the error record. Blocks
 are compared only along grid dimensions the launches found in the host code may span: none for a

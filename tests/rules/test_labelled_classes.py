@@ -209,6 +209,23 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   `__syncwarp()`, in shared and in global memory; a collective over some other value orders nothing.
   (test21's and test22's triage, after they were measured: libcubwt's look-back state,
   cornerstone's bounding-box reduction.)
+* volatile_state_sides.cu: `volatile` shared loop state that threads read after the barrier behind
+  its last write is one value, and a volatile read beside a write that may change it is one value
+  per thread. Two writes do not count as beside it: a store through a pointer loaded from memory,
+  where the kernel lets no shared address out into memory, and a write on the other side of a
+  branch that every thread of the block takes the same way (a failure flag). A shared address the
+  kernel stores to memory may come back as such a pointer. (test21's triage, after it was
+  measured: SPRAL's pivot loop.)
+* same_value_marks.cu: a plain read that only decides whether its thread stores a constant to the
+  word it read (`if (!mark[i]) mark[i] = 1;`), where every write that may run beside it stores that
+  constant, is no race: the word ends up marked whatever the read sees. A test that also decides
+  other work (queueing the item), or memory some write sets to another value, races. (test22's
+  triage, after it was measured: cornerstone's MAC markings.)
+* unsigned_window_owner.cu: an unsigned window test on a thread's offset (`(p - 16 * t) < 16u`) admits
+  the threads whose offsets lie within the window's width of each other: with chunks as wide as
+  the window one thread owns the position and its update of a shared count has no second writer;
+  a window twice as wide admits two. (test21's triage, after it was measured: libcubwt's
+  primary-index histogram fix-up.)
 """
 
 import re
@@ -273,6 +290,9 @@ CLASSES = {
     "interval_guard_single_thread": ["RACE", "WARP", "SYNC"],
     "counter_work_items": ["RACE", "WARP", "SYNC", "SHFL"],
     "collective_ordered_reads": ["RACE", "WARP", "SYNC", "SHFL"],
+    "volatile_state_sides": ["SYNC", "SHFL", "RACE", "WARP"],
+    "same_value_marks": ["RACE", "WARP", "SYNC", "SHFL"],
+    "unsigned_window_owner": ["RACE", "WARP", "SYNC", "SHFL"],
 }
 
 

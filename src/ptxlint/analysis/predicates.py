@@ -211,13 +211,56 @@ def contradict(literals_a, literals_b, key_of=None) -> bool:
     if key_of is None:
         return False
     held_a = _all_equalities_held(literals_a, key_of)
-    if not held_a:
-        return False
-    for d_b in _all_equalities_held(literals_b, key_of):
-        for d_a in held_a:
-            if d_a[0] == d_b[0] and d_a[2] == d_b[2] and d_a[1] != d_b[1]:
+    if held_a:
+        for d_b in _all_equalities_held(literals_b, key_of):
+            for d_a in held_a:
+                if d_a[0] == d_b[0] and d_a[2] == d_b[2] and d_a[1] != d_b[1]:
+                    return True
+    windows_a = _unsigned_windows(literals_a, key_of)
+    if windows_a:
+        for key, window_b in _unsigned_windows(literals_b, key_of).items():
+            window_a = windows_a.get(key)
+            if window_a is not None and not _windows_meet(window_a, window_b, key[1]):
                 return True
     return False
+
+
+def _unsigned_windows(literals, key_of) -> dict:
+    """{(unknown terms, modulus): (low, high)}: the values modulo 2^bits that the unknown terms may
+    take, from unsigned comparisons with a known side that the literals require: `x <u K` for x =
+    terms + c holds only for terms in [-c, K - 1 - c] (wrapping), and fails only for terms in [K -
+    c, -1 - c]. Two threads whose x differ only in c (`(p - 16 * t) <u 16` with t the thread's
+    index) pass such a test together only when their windows meet: one thread in 16 here."""
+    found: dict = {}
+    for key, holds in (fact for lit in literals for fact in _comparisons_held(lit, key_of)):
+        if key[1] != "lo":
+            continue
+        _, _, bits, x, y = key
+        try:
+            modulus = 1 << int(bits)
+        except ValueError:
+            continue
+        if S.is_known(y) and x[1]:  # x < K
+            terms, c, k = x[1], x[0], y[0] % modulus
+            low, high = (0, k - 1) if holds else (k, modulus - 1)
+        elif S.is_known(x) and y[1]:  # K < y
+            terms, c, k = y[1], y[0], x[0] % modulus
+            low, high = (k + 1, modulus - 1) if holds else (0, k)
+        else:
+            continue
+        if low > high:
+            continue
+        window = ((low - c) % modulus, high - low)  # start of the window for the terms, and its width
+        if (terms, modulus) in found and found[(terms, modulus)] != window:
+            continue  # two windows on one unknown: keep the first (a narrower meet is not needed)
+        found[(terms, modulus)] = window
+    return found
+
+
+def _windows_meet(a: tuple, b: tuple, modulus: int) -> bool:
+    """Do the windows (start, width) of values modulo `modulus` share a value?"""
+    (sa, wa), (sb, wb) = a, b
+    return (sb - sa) % modulus <= wa or (sa - sb) % modulus <= wb
 
 
 def held_equalities(literals, key_of) -> dict:

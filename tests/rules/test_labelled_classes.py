@@ -293,6 +293,7 @@ CLASSES = {
     "volatile_state_sides": ["SYNC", "SHFL", "RACE", "WARP"],
     "same_value_marks": ["RACE", "WARP", "SYNC", "SHFL"],
     "unsigned_window_owner": ["RACE", "WARP", "SYNC", "SHFL"],
+    "bypassed_division": ["SYNC", "SHFL", "RACE", "WARP"],
 }
 
 

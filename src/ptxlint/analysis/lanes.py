@@ -1654,7 +1654,7 @@ class LaneEvaluator:
             # `(n + s - 1) % s` of a grid stride s = gridDim.x * blockDim.x leaves `n + s - 1 - that`
             # a multiple of blockDim.x (also with n a known value: `(999 + s) % s`)
             x, y = vals
-            return S.sub(x, self._mul(y, self._opaque(("div", ins.type, (x, y)))))
+            return S.sub(x, self._mul(y, self._quotient(ins.type, x, y)))
         if op == "rem" and len(vals) == 2 and S.is_known(vals[1]) and ins.type not in SIGNED and vals[0][1]:
             d = vals[1][0]
             if 0 < d < (1 << 31) and d & (d - 1) == 0:
@@ -1667,7 +1667,7 @@ class LaneEvaluator:
             if x[1]:
                 # x - d * (x / d), with the quotient the unknown `div` gives: `n - n % 96` is 96 * (n / 96)
                 # (signed too: `rem.s32` is what is left of C's truncating division)
-                return S.sub(x, S.scale(self._opaque(("div", ins.type, (x, vals[1]))), d))
+                return S.sub(x, S.scale(self._quotient(ins.type, x, vals[1]), d))
         if op in ("or", "xor") and len(vals) == 2:
             for x, k in ((vals[0], vals[1]), (vals[1], vals[0])):
                 if S.is_known(k) and S.wrap(k, bits)[0] == 0:
@@ -1808,6 +1808,15 @@ class LaneEvaluator:
         if m <= 1:
             return None
         return self._opaque(("high bits", op, ins.type, x[1], k, x[0] // m))
+
+    def _quotient(self, type_name: Optional[str], x, y):
+        """The unknown quotient x / y that `rem` leaves behind (x % y is x - y * (x / y)), keyed by
+        the operands and the signedness of the division but not by its width: nvcc divides a 64-bit
+        value by a run-time divisor as `rem.u64`, or, on the path where both fit in 32 bits, as a
+        `rem.u32` of their truncations (which the evaluator keeps as the values themselves), and the
+        two paths give one value where they join."""
+        kind = (type_name or "b")[:1]
+        return self._opaque(("div", "s" if kind == "s" else "u", (x, y)))
 
     def _high_bits_apply(self, op, ins, args: list, bits: int) -> bool:
         """Does `_high_bits` give the shift or division of these per-thread operands (one known

@@ -100,6 +100,7 @@ class UniformityAnalysis:
         self.cfg = ctx.cfg
         self.shape = ctx.launch
         self._kernel_params = {p.name for p in self.function.params} if self.function.is_kernel else set()
+        self._own_params = set() if self.function.is_kernel else {p.name for p in self.function.params}
         self.levels: dict = {}  # (instruction index, register name) -> level
         self.origins: dict = {}  # (instruction index, register name) -> why (text)
         self._sync_cache: dict = {}
@@ -556,6 +557,11 @@ class UniformityAnalysis:
         if ins.space == "param":
             name = mem.base.name if mem is not None and isinstance(mem.base, Symbol) else None
             if name in self._kernel_params:
+                return UNIFORM, None
+            if name in self._own_params:
+                # a device function checked on its own: its callers' arguments are taken to be alike
+                # in every thread (where one passes values that differ, the kernel that inlines the
+                # call is checked with them)
                 return UNIFORM, None
             if mem is not None and isinstance(mem.base, Register) and self._kernel_param_address(ins, mem.base):
                 return UNIFORM, None  # a field of a struct parameter read through its address

@@ -274,6 +274,12 @@ memory (the host cannot hand it a block's shared memory), nor a write on the oth
 every thread of the block takes the same way (a failing block leaves the loop together while the
 others read the mask). A volatile read beside a write that may change it is one value per thread.
 
+A device function that nvcc keeps as a function of its own (`__noinline__`, called through a
+pointer, or kept for its external linkage) is also checked on its own, and there its parameters are
+taken to be alike in every thread of the block (a gate step branching on the gate it is handed).
+Where a caller passes values that differ between threads, the kernel is checked with those values
+wherever nvcc inlines the call; through a call that stays a call, that split is not seen.
+
 A grid-stride loop `for (i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x *
 blockDim.x)` splits a block only in the block where `n` falls, when `n` is not a multiple of the
 block's thread count: the finding says so and is a warning. When every launch of the kernel that the

@@ -17,7 +17,7 @@ held-out test halves (`test`; `test2`, built after `test` had been triaged; `tes
 and `test12`, built after `test10` by two helpers; `test13` and `test14`, built after `test12` by two helpers; `test15`
 and `test16`, built after them by two helpers side by side; `test17` and `test18`, built after those by two
 helpers side by side; `test19` and `test20`, built after those by two helpers side by side; `test21` and `test22`,
-built after those by two helpers side by side; `test24`, a partial half of three built beside test23), each triaged only
+built after those by two helpers side by side; `test24`, built beside test23 and extended after it), each triaged only
 at the end with the final code (corpus.json "halves"); `--half` selects one.
 
 With launches (the default) a kernel launched with several block shapes (launches.json) is checked

@@ -665,13 +665,7 @@ def _only_skips_store_of(ctx, read: Instruction, constant) -> bool:
     if flow.shared or flow.shared_slots:
         return False
     deciding = set()
-    for ins in function.instructions:
-        if ins.index == read.index:
-            continue
-        uses = any(r.name in flow.registers for r in ins.sources() if r is not ins.guard)
-        guarded = ins.guard is not None and ins.guard.name in flow.registers
-        if not uses and not guarded:
-            continue
+    for ins, uses, guarded in _reached_by_value(function, read, flow):
         if ins.is_branch:
             deciding.add(function.block_of(ins).id)
         elif uses and ins.op in _WRITES + ("ld", "ldu", "call", "ret") + _COLLECTIVES:
@@ -827,13 +821,7 @@ def _only_guesses(ctx, read: Instruction) -> bool:
         return w.index in checked or (w.index in on_word and "cas" in w.modifiers)
 
     deciding = set()
-    for ins in function.instructions:
-        if ins.index == read.index:
-            continue
-        uses = any(r.name in flow.registers for r in ins.sources() if r is not ins.guard)
-        guarded = ins.guard is not None and ins.guard.name in flow.registers
-        if not uses and not guarded:
-            continue
+    for ins, uses, guarded in _reached_by_value(function, read, flow):
         if ins.is_branch:
             deciding.add(function.block_of(ins).id)
         elif ins.op in _WRITES or ins.op in ("ld", "ldu", "call", "ret"):
@@ -855,6 +843,18 @@ def _only_guesses(ctx, read: Instruction) -> bool:
         if not all(checked_update(w) for w in writes):
             return False
     return True
+
+
+def _reached_by_value(function, read: Instruction, flow):
+    """(instruction, whether it reads the value, whether the value guards it) for every instruction
+    of the function other than `read` that the value `read` returned reaches (flow: its ValueFlow)."""
+    for ins in function.instructions:
+        if ins.index == read.index:
+            continue
+        uses = any(r.name in flow.registers for r in ins.sources() if r is not ins.guard)
+        guarded = ins.guard is not None and ins.guard.name in flow.registers
+        if uses or guarded:
+            yield ins, uses, guarded
 
 
 def _is_min_max(ins: Instruction) -> bool:

@@ -13,6 +13,7 @@ and false at once.
 
 from __future__ import annotations
 
+import functools
 from typing import Callable, Optional
 
 from . import symbolic as S
@@ -216,15 +217,16 @@ def contradict(literals_a, literals_b, key_of=None) -> bool:
             for d_a in held_a:
                 if d_a[0] == d_b[0] and d_a[2] == d_b[2] and d_a[1] != d_b[1]:
                     return True
-    windows_a = _unsigned_windows(literals_a, key_of)
+    windows_a = _unsigned_windows(tuple(literals_a), key_of)
     if windows_a:
-        for key, window_b in _unsigned_windows(literals_b, key_of).items():
+        for key, window_b in _unsigned_windows(tuple(literals_b), key_of).items():
             window_a = windows_a.get(key)
             if window_a is not None and not _windows_meet(window_a, window_b, key[1]):
                 return True
     return False
 
 
+@functools.lru_cache(maxsize=4096)
 def _unsigned_windows(literals, key_of) -> dict:
     """{(unknown terms, modulus): (low, high)}: the values modulo 2^bits that the unknown terms may
     take, from unsigned comparisons with a known side that the literals require: `x <u K` for x =

@@ -294,6 +294,7 @@ CLASSES = {
     "same_value_marks": ["RACE", "WARP", "SYNC", "SHFL"],
     "unsigned_window_owner": ["RACE", "WARP", "SYNC", "SHFL"],
     "bypassed_division": ["SYNC", "SHFL", "RACE", "WARP"],
+    "bounds_across_threads": ["RACE", "WARP", "SYNC", "SHFL"],
 }
 
 

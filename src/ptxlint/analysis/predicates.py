@@ -217,6 +217,8 @@ def contradict(literals_a, literals_b, key_of=None) -> bool:
             for d_a in held_a:
                 if d_a[0] == d_b[0] and d_a[2] == d_b[2] and d_a[1] != d_b[1]:
                     return True
+    if not _bounds_meet(literals_a, literals_b, key_of):
+        return True
     windows_a = _unsigned_windows(tuple(literals_a), key_of)
     if windows_a:
         for key, window_b in _unsigned_windows(tuple(literals_b), key_of).items():
@@ -284,10 +286,29 @@ def _all_equalities_held(literals, key_of) -> list:
 
 def _pinned_by_bounds(literals, key_of) -> list:
     """[(unknown terms, constant, modulus)] of `terms + constant == 0` for each difference of two
-    values that the literals' comparisons (`lt`/`lo`, with their complements `ge`/`hs`; `gt` and `le`
-    swap the operands), also inside conjunctions that must hold, bound from above and below by the
-    same number. Unsigned ones too: an `x < y` that holds leaves room above x (y >= 1), so the
-    `x + 1 < y` that fails beside it does not wrap, and x == y - 1 as for signed values."""
+    values that the literals' comparisons bound from above and below by the same number
+    (`_difference_bounds`)."""
+    found = []
+    for (terms, bits, _), (low, high) in _difference_bounds(tuple(literals), key_of).items():
+        if low is not None and low == high:
+            try:
+                modulus = 1 << int(bits)
+            except ValueError:
+                continue
+            found.append((terms, (-low) % modulus, modulus))
+    return found
+
+
+@functools.lru_cache(maxsize=4096)
+def _difference_bounds(literals, key_of) -> dict:
+    """{(unknown terms, bits, "lt" or "lo"): [lowest, highest]} (None where unbounded) of the value of
+    the unknown terms of each difference of two values that the literals' signed or unsigned
+    comparisons (`lt`/`lo`, with their
+    complements `ge`/`hs`; `gt` and `le` swap the operands), also inside conjunctions that must hold,
+    bound. The difference is taken as the integer it is written as (no wrap-around), as the values
+    of a kernel's index arithmetic are. Unsigned ones too: an `x < y` that holds leaves room above x
+    (y >= 1), so the `x + 1 < y` that fails beside it does not wrap, and x == y - 1 as for signed
+    values: a thread that passes `x < w` and fails `x + 1 < w` has x - w == -1."""
     bounds: dict = {}  # (terms, bits) -> [lowest, highest] value of the terms
     for key, holds in (fact for lit in literals for fact in _comparisons_held(lit, key_of)):
         if key[1] not in ("lt", "lo"):
@@ -300,20 +321,40 @@ def _pinned_by_bounds(literals, key_of) -> list:
         if difference[0][1] < 0:
             sign, difference = -1, tuple((sym, -c) for sym, c in difference)
         limit = -1 - constant if holds else -constant  # sign * terms <= limit (holds), >= limit (not)
-        bound = bounds.setdefault((difference, bits), [None, None])
+        bound = bounds.setdefault((difference, bits, key[1]), [None, None])
         if (sign == 1) == holds:  # an upper bound on the terms
             bound[1] = limit * sign if bound[1] is None else min(bound[1], limit * sign)
         else:
             bound[0] = limit * sign if bound[0] is None else max(bound[0], limit * sign)
-    found = []
-    for (terms, bits), (low, high) in bounds.items():
-        if low is not None and low == high:
-            try:
-                modulus = 1 << int(bits)
-            except ValueError:
-                continue
-            found.append((terms, (-low) % modulus, modulus))
-    return found
+    return bounds
+
+
+def _bounds_meet(literals_a, literals_b, key_of) -> bool:
+    """Can the unknowns take values that satisfy both threads' bounds (`_difference_bounds`), with
+    each thread's equalities (`_equalities_held`) as bounds of one value? Threads that share an
+    unknown (a parameter, blockIdx) cannot run together where one pins it to 1 (`i == nbg - 1` with
+    i = 0) and the other bounds it above 1 (`i < nbg` with i = 1)."""
+    sides = []
+    for literals in (literals_a, literals_b):
+        bounds = {key: list(value) for key, value in _difference_bounds(tuple(literals), key_of).items()}
+        for terms, constant, modulus in (d for lit in literals for d in _equalities_held(lit, key_of)):
+            bits = str(modulus.bit_length() - 1)
+            unsigned = (-constant) % modulus
+            signed = unsigned - modulus if unsigned >= modulus // 2 else unsigned
+            for kind, value in (("lo", unsigned), ("lt", signed)):  # the same bits, read either way
+                bound = bounds.setdefault((terms, bits, kind), [None, None])
+                bound[0] = value if bound[0] is None else max(bound[0], value)
+                bound[1] = value if bound[1] is None else min(bound[1], value)
+        sides.append(bounds)
+    for key, (low_a, high_a) in sides[0].items():
+        other = sides[1].get(key)
+        if other is None:
+            continue
+        lows = [v for v in (low_a, other[0]) if v is not None]
+        highs = [v for v in (high_a, other[1]) if v is not None]
+        if lows and highs and max(lows) > min(highs):
+            return False
+    return True
 
 
 def _comparisons_held(literal, key_of, depth: int = 0) -> list:

@@ -792,7 +792,9 @@ reading one local address hold two unknowns, not one.
 Accesses under a condition the analysis cannot evaluate (`if (i < n) y[i] = x[i] + y[i + 1];`) are
 compared in a block like RACE001's: some input lets any two threads pass an input guard together,
 so the pair is a race unless the two threads' conditions contradict (`b < n` against `b >= n` on a
-value the same in both) or hang on the kernel's own state (a value read back, an atomic's result).
+value the same in both; the last item's `i == n - 1` against the next thread's `i + 1 < n`, which
+want n to be i + 1 and more at once; `(p - 16 * t) < 16u`, which one t passes) or hang on the
+kernel's own state (a value read back, an atomic's result).
 A pair of lanes of one warp that only `__syncwarp()` separates is no race; one that nothing
 separates is WARP001's (warp-synchronous code on global memory), as are `volatile` accesses between
 lanes of one warp, unless the volatile read is polled in a loop (a spin-wait on a flag).

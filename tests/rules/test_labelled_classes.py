@@ -295,6 +295,7 @@ CLASSES = {
     "unsigned_window_owner": ["RACE", "WARP", "SYNC", "SHFL"],
     "bypassed_division": ["SYNC", "SHFL", "RACE", "WARP"],
     "bounds_across_threads": ["RACE", "WARP", "SYNC", "SHFL"],
+    "reread_uniform_global": ["RACE", "WARP", "SYNC", "SHFL"],
 }
 
 

@@ -592,6 +592,19 @@ def rereads_own_block_uniform_store(ctx, store: Instruction, read: Instruction) 
         return False
 
 
+def rereads_block_uniform_store(ctx, a: Instruction, b: Instruction, crossed) -> bool:
+    """rereads_own_block_uniform_store for a pair in either order, found going round no loop, or
+    round loops when the store is in none (it runs once: every pair is with its one pass)."""
+    for store, read in ((a, b), (b, a)):
+        if store.op != "st":
+            continue
+        if crossed is not False and ctx.cfg.loops_containing(ctx.function.block_of(store).id):
+            continue
+        if rereads_own_block_uniform_store(ctx, store, read):
+            return True
+    return False
+
+
 _GRANULE = 4  # bytes: two threads can only share a byte if they touch a common 4-byte word
 
 
@@ -1008,7 +1021,7 @@ def _find_conflicts(ctx) -> dict:
                 if same_constant_stores(ctx, first.instruction, second.instruction) or \
                         read_skips_same_store(ctx, first.instruction, second.instruction):
                     continue
-                if crossed is False and rereads_own_block_uniform_store(ctx, first.instruction, second.instruction):
+                if rereads_block_uniform_store(ctx, first.instruction, second.instruction, crossed):
                     continue
                 if read_steers_atomic(ctx, first.instruction, second.instruction):
                     continue

@@ -19,7 +19,8 @@ from typing import Optional
 from ..analysis.loops import polled_in_loop
 from ..frontend.ir import Register
 from ..analysis.predicates import contradict, held_equalities
-from .race import (Conflict, SharedSite, _collide, reaches, read_handed_on_before, read_skips_same_store, read_steers_atomic, _reachable, _stored_value_per_warp, _stored_value_uniform,
+from .race import (Conflict, SharedSite, _collide, reaches, read_handed_on_before, read_skips_same_store, read_steers_atomic,
+                   rereads_block_uniform_store, _reachable, _stored_value_per_warp, _stored_value_uniform,
                    _stored_values, describe_thread, outside_focus, same_constant_stores)
 from .fence import waits_for_hand_off
 from .registry import RuleDoc, register
@@ -708,6 +709,8 @@ def _find(ctx) -> dict:
                     read_steers_atomic(ctx, first.instruction, second.instruction) or \
                     read_skips_same_store(ctx, first.instruction, second.instruction):
                 continue
+            if rereads_block_uniform_store(ctx, first.instruction, second.instruction, crossed):
+                continue  # each thread reads back the value it stored, the one every thread of the block stores
             in_warp = crossed is not None and reaches(warp_reach[a], b, crossed) and not read_handed_on_before(
                 ctx, first.instruction, second.instruction)
             volatile = first.volatile or second.volatile

@@ -821,7 +821,9 @@ stores of one constant (`changed[v] = 1` by every thread that saw a change) are 
 nor is a plain read that only decides whether its thread stores that constant to the word it read
 (`if (!mark[i]) mark[i] = 1;`) when every write the kernel makes to that memory stores it: the word
 ends up marked whatever the read sees. A test that also decides other work (`if (!mark[i]) { mark[i]
-= 1; queue[atomicAdd(&n, 1)] = i; }`: two threads may queue one item) is a race.
+= 1; queue[atomicAdd(&n, 1)] = i; }`: two threads may queue one item) is a race. Every thread
+storing one value that is the same in the whole block to a word and reading it back (`slice = rows /
+parallel * width;` then a loop over `slice`) reads what it stored, whichever copy it sees: no race.
 Threads of one store whose reach hangs on the kernel's own state are no witnesses there too: only the
 thread whose `atomicCAS` on a status word wins writes the error record. Blocks
 are compared only along grid dimensions the launches found in the host code may span: none for a

@@ -303,13 +303,13 @@ def _pinned_by_bounds(literals, key_of) -> list:
 def _difference_bounds(literals, key_of) -> dict:
     """{(unknown terms, bits, "lt" or "lo"): [lowest, highest]} (None where unbounded) of the value of
     the unknown terms of each difference of two values that the literals' signed or unsigned
-    comparisons (`lt`/`lo`, with their
-    complements `ge`/`hs`; `gt` and `le` swap the operands), also inside conjunctions that must hold,
-    bound. The difference is taken as the integer it is written as (no wrap-around), as the values
+    comparisons (`lt`/`lo`, with their complements `ge`/`hs`; `gt` and `le` swap the operands), also
+    inside conjunctions that must hold, bound (signed and unsigned ones apart: a negative n read as
+    unsigned is a huge count). The difference is taken as the integer it is written as (no wrap-around), as the values
     of a kernel's index arithmetic are. Unsigned ones too: an `x < y` that holds leaves room above x
     (y >= 1), so the `x + 1 < y` that fails beside it does not wrap, and x == y - 1 as for signed
     values: a thread that passes `x < w` and fails `x + 1 < w` has x - w == -1."""
-    bounds: dict = {}  # (terms, bits) -> [lowest, highest] value of the terms
+    bounds: dict = {}  # (terms, bits, comparison) -> [lowest, highest] value of the terms
     for key, holds in (fact for lit in literals for fact in _comparisons_held(lit, key_of)):
         if key[1] not in ("lt", "lo"):
             continue
@@ -339,9 +339,10 @@ def _bounds_meet(literals_a, literals_b, key_of) -> bool:
         bounds = {key: list(value) for key, value in _difference_bounds(tuple(literals), key_of).items()}
         for terms, constant, modulus in (d for lit in literals for d in _equalities_held(lit, key_of)):
             bits = str(modulus.bit_length() - 1)
-            unsigned = (-constant) % modulus
-            signed = unsigned - modulus if unsigned >= modulus // 2 else unsigned
-            for kind, value in (("lo", unsigned), ("lt", signed)):  # the same bits, read either way
+            value = (-constant) % modulus
+            if value >= modulus // 2:
+                value -= modulus  # the difference as the integer it is written as, as the bounds take it
+            for kind in ("lo", "lt"):
                 bound = bounds.setdefault((terms, bits, kind), [None, None])
                 bound[0] = value if bound[0] is None else max(bound[0], value)
                 bound[1] = value if bound[1] is None else min(bound[1], value)

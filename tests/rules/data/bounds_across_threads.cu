@@ -23,6 +23,15 @@ extern "C" __global__ void bad_second_last_writes_last(const float *in, float *o
   }
 }
 
+// bad: the same with unsigned indices, whose bounds are read as unsigned.
+extern "C" __global__ void bad_unsigned_second_last(const float *in, float *out, unsigned n) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    out[i] = in[i];
+    if (i == n - 2) out[i + 1] = in[i] + 1.0f;  // EXPECT RACE003
+  }
+}
+
 int main() {
   float *d;
   int n;
@@ -30,5 +39,6 @@ int main() {
   cudaMemcpy(&n, d, sizeof n, cudaMemcpyDeviceToHost);  // a count known only at run time
   ok_last_item_writes_end<<<64, 256>>>(d, d + (1 << 20), n);
   bad_second_last_writes_last<<<64, 256>>>(d, d + (1 << 20), n);
+  bad_unsigned_second_last<<<64, 256>>>(d, d + (1 << 20), (unsigned)n);
   return 0;
 }

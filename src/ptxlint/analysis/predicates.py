@@ -13,7 +13,6 @@ and false at once.
 
 from __future__ import annotations
 
-import functools
 from typing import Callable, Optional
 
 from . import symbolic as S
@@ -228,8 +227,11 @@ def contradict(literals_a, literals_b, key_of=None) -> bool:
     return False
 
 
-@functools.lru_cache(maxsize=4096)
 def _unsigned_windows(literals, key_of) -> dict:
+    return _cached(key_of, "_unsigned_windows", literals, _find_unsigned_windows)
+
+
+def _find_unsigned_windows(literals, key_of) -> dict:
     """{(unknown terms, modulus): (low, high)}: the values modulo 2^bits that the unknown terms may
     take, from unsigned comparisons with a known side that the literals require: `x <u K` for x =
     terms + c holds only for terms in [-c, K - 1 - c] (wrapping), and fails only for terms in [K -
@@ -299,8 +301,25 @@ def _pinned_by_bounds(literals, key_of) -> list:
     return found
 
 
-@functools.lru_cache(maxsize=4096)
 def _difference_bounds(literals, key_of) -> dict:
+    return _cached(key_of, "_difference_bounds", literals, _find_difference_bounds)
+
+
+def _cached(key_of, name: str, literals: tuple, find) -> dict:
+    """find(literals, key_of), worked out once per set of literals and kept with the symbol table
+    `key_of` belongs to (so it goes with the kernel's analysis): contradict() is asked for many pairs
+    of threads with the same literals."""
+    owner = getattr(key_of, "__self__", None)
+    cache = owner.__dict__.setdefault(name, {}) if owner is not None and hasattr(owner, "__dict__") else None
+    if cache is None:
+        return find(literals, key_of)
+    found = cache.get(literals)
+    if found is None:
+        found = cache[literals] = find(literals, key_of)
+    return found
+
+
+def _find_difference_bounds(literals, key_of) -> dict:
     """{(unknown terms, bits, "lt" or "lo"): [lowest, highest]} (None where unbounded) of the value of
     the unknown terms of each difference of two values that the literals' signed or unsigned
     comparisons (`lt`/`lo`, with their complements `ge`/`hs`; `gt` and `le` swap the operands), also

@@ -653,6 +653,9 @@ def read_skips_same_store(ctx, a: Instruction, b: Instruction) -> bool:
 
 
 def _only_skips_store_of(ctx, read: Instruction, constant) -> bool:
+    """read_skips_same_store's test of one read against one constant: the writes beside it, and what
+    the value it returns reaches (branches only, whose controlled blocks do nothing but store the
+    constant to the word read)."""
     function, cfg = ctx.function, ctx.cfg
 
     def stores_constant(w: Instruction) -> bool:

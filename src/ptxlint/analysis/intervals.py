@@ -36,6 +36,7 @@ class BarrierIntervals:
         self.function = function
         self.cfg = cfg
         self._from_start: dict = {}  # (block id, position) -> the instruction indices reached from it
+        self._two_way: dict = {}  # starts -> the two-way branch blocks of their intervals
 
     def interval_of(self, ins: Instruction) -> frozenset:
         """The indices of the instructions that may run in the same barrier interval as `ins`."""
@@ -150,8 +151,13 @@ class BarrierIntervals:
         return False
 
     def _two_way_blocks(self, starts: set) -> set:
-        """Blocks ending in a two-way branch, in the intervals that begin at `starts`."""
-        found = set()
+        """Blocks ending in a two-way branch, in the intervals that begin at `starts` (kept: the
+        uniformity solve asks again in each of its rounds)."""
+        key = frozenset(starts)
+        found = self._two_way.get(key)
+        if found is not None:
+            return found
+        found = self._two_way[key] = set()
         for start in starts:
             for k in self._reached_from(start):
                 block = self.function.block_of(self.function.instructions[k])

@@ -57,6 +57,22 @@ def _value_multiple(v) -> int:
     return abs(found)
 
 
+def _latest_run(flags: tuple, runs_after) -> Optional[int]:
+    """Of the definitions a thread ran (`flags[k]` True; None: it may or may not have), the one it ran
+    last, which a join hands it: the one the others it ran come before (`runs_after(k, j)`: j runs
+    after k wherever both run). None where that is not one definition, or where a definition it may
+    have run could come after it (a loop body entered on an unknown condition may overwrite the value
+    from before the loop)."""
+    chosen = [k for k, f in enumerate(flags) if f is True]
+    if len(chosen) > 1:
+        chosen = [k for k in chosen if not any(runs_after(k, j) for j in chosen)]
+    if len(chosen) != 1:
+        return None
+    if any(f is None and not runs_after(k, chosen[0]) for k, f in enumerate(flags)):
+        return None
+    return chosen[0]
+
+
 class LaneEvaluator:
     """Answers: what value does this operand have in each thread, and which threads execute here."""
 
@@ -512,22 +528,12 @@ class LaneEvaluator:
             return found
 
         def choose(*flags) -> Optional[int]:
-            chosen = [k for k in k_range if flags[k] is True]
-            if not chosen:
+            if True not in flags:
                 # a thread that reaches the use got its value from the one definition it may run
                 # (where whether it runs that one is unknown, it runs no other)
                 maybe = [k for k in k_range if flags[k] is None]
                 return maybe[0] if len(maybe) == 1 else None
-            if len(chosen) > 1:
-                chosen = [k for k in chosen if not any(shadows(k, j) for j in chosen)]
-            if len(chosen) != 1:
-                return None
-            # a definition the thread may or may not run (unknown branch or guard) decides unless the
-            # chosen one runs after it: a loop body entered on an unknown condition may overwrite the
-            # value from before the loop
-            if any(flags[k] is None and not shadows(k, chosen[0]) for k in k_range):
-                return None
-            return chosen[0]
+            return _latest_run(flags, shadows)
 
         # threads fall into a few patterns of reached definitions
         choice = apply_per_distinct(choose, list(zip(*actives)))
@@ -601,14 +607,9 @@ class LaneEvaluator:
             return cfg.runs_before(fn.instructions[within[k]], fn.instructions[within[j]])
 
         def choose(*flags) -> Optional[int]:
-            ran = [k for k, f in enumerate(flags) if f is True]
-            maybe = [k for k, f in enumerate(flags) if f is None]
-            if not ran:
-                return -1 if not maybe else None
-            latest = [k for k in ran if not any(runs_after(k, j) for j in ran)]
-            if len(latest) != 1 or any(not runs_after(k, latest[0]) for k in maybe):
-                return None
-            return latest[0]
+            if True not in flags:
+                return -1 if None not in flags else None
+            return _latest_run(flags, runs_after)
 
         choice = apply_per_distinct(choose, list(zip(*actives)))
         if all(k == -1 for k in choice):

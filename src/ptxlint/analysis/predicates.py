@@ -282,8 +282,13 @@ def held_equalities(literals, key_of) -> dict:
 def _all_equalities_held(literals, key_of) -> list:
     """The equalities of _equalities_held, and those that bounds from both sides pin down: a thread
     that passes `x < w` and fails `x + 1 < w` has x - w == -1."""
-    found = [d for lit in literals for d in _equalities_held(lit, key_of)]
-    return found + _pinned_by_bounds(literals, key_of)
+    return _stated_equalities(tuple(literals), key_of) + _pinned_by_bounds(literals, key_of)
+
+
+def _stated_equalities(literals: tuple, key_of) -> list:
+    """_equalities_held of every literal, once per set of literals (`_cached`)."""
+    return _cached(key_of, "_stated_equalities", literals,
+                   lambda found, key: [d for lit in found for d in _equalities_held(lit, key)])
 
 
 def _pinned_by_bounds(literals, key_of) -> list:
@@ -305,7 +310,7 @@ def _difference_bounds(literals, key_of) -> dict:
     return _cached(key_of, "_difference_bounds", literals, _find_difference_bounds)
 
 
-def _cached(key_of, name: str, literals: tuple, find) -> dict:
+def _cached(key_of, name: str, literals: tuple, find):
     """find(literals, key_of), worked out once per set of literals and kept with the symbol table
     `key_of` belongs to (so it goes with the kernel's analysis): contradict() is asked for many pairs
     of threads with the same literals."""
@@ -350,13 +355,13 @@ def _find_difference_bounds(literals, key_of) -> dict:
 
 def _bounds_meet(literals_a, literals_b, key_of) -> bool:
     """Can the unknowns take values that satisfy both threads' bounds (`_difference_bounds`), with
-    each thread's equalities (`_equalities_held`) as bounds of one value? Threads that share an
+    each thread's equalities (`_stated_equalities`) as bounds of one value? Threads that share an
     unknown (a parameter, blockIdx) cannot run together where one pins it to 1 (`i == nbg - 1` with
     i = 0) and the other bounds it above 1 (`i < nbg` with i = 1)."""
     sides = []
     for literals in (literals_a, literals_b):
         bounds = {key: list(value) for key, value in _difference_bounds(tuple(literals), key_of).items()}
-        for terms, constant, modulus in (d for lit in literals for d in _equalities_held(lit, key_of)):
+        for terms, constant, modulus in _stated_equalities(tuple(literals), key_of):
             bits = str(modulus.bit_length() - 1)
             value = (-constant) % modulus
             if value >= modulus // 2:

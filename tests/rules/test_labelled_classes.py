@@ -226,6 +226,20 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   the window one thread owns the position and its update of a shared count has no second writer;
   a window twice as wide admits two. (test21's triage, after it was measured: libcubwt's
   primary-index histogram fix-up.)
+* bypassed_division.cu: nvcc's 64-bit division by a run-time stride (a 32-bit `div` where both fit,
+  else the 64-bit one) is one quotient where the paths join, so `(n / s) * s` stays a multiple of
+  the stride. (test22's triage, after it was measured: fast-interconnects.)
+* bounds_across_threads.cu: guards that bound one unknown apart in two threads (`v < 8 * t + 8` in
+  one, `v >= 8 * u` in the other) contradict; signed and unsigned bounds are kept apart. (test24,
+  after it was measured: RTE+RRTMGP.)
+* reread_uniform_global.cu: a block-uniform value every thread stores to a global word and reads
+  back, also round a loop the store is not in, is the value the thread stored itself. (test24,
+  after it was measured: Lyra2.)
+* value_free_of_dimension.cu: threads that differ only in threadIdx.x storing to one word store one
+  value when the value (a sum carried round a loop, over texture fetches or read-only loads) and
+  the loop's trip count hang on nothing x-dependent; an x-dependent term or trip count, or a
+  read-modify-write of the word, races. (test23's triage, after it was measured: LEAP's Abel
+  projectors, whose x-threads all store their row's sum.)
 """
 
 import re
@@ -296,6 +310,7 @@ CLASSES = {
     "bypassed_division": ["SYNC", "SHFL", "RACE", "WARP"],
     "bounds_across_threads": ["RACE", "WARP", "SYNC", "SHFL"],
     "reread_uniform_global": ["RACE", "WARP", "SYNC", "SHFL"],
+    "value_free_of_dimension": ["RACE", "WARP", "SYNC", "SHFL"],
 }
 
 

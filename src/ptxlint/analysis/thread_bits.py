@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..frontend.ir import Immediate, Instruction, PairOperand, Register
+from ..frontend.ir import Immediate, Instruction, PairOperand, Register, Symbol, TextureAddress, VectorOperand
 from .lane_values import equal_under_bit
 from .warpops import shuffle_mode
 
@@ -41,6 +41,8 @@ class ThreadBitInvariance:
     """`bits(ins, reg)`: the thread-index bits the value of `reg`, as `ins` reads it, does not depend
     on, for the block shape of `uniformity` (a frozenset of bit positions)."""
 
+    reads_textures = False  # the uniformity solve's own walk stops at a texture fetch, as it always has
+
     def __init__(self, uniformity) -> None:
         self.uniformity = uniformity
         self.function = uniformity.function
@@ -53,6 +55,11 @@ class ThreadBitInvariance:
     def reset(self) -> None:
         """Forget what was found (the levels the leaves read have changed)."""
         self._memo.clear()
+
+    def _around_cycle(self, key: tuple) -> frozenset:
+        """What a definition met again while its own bits are being worked out (a loop) is taken to
+        keep: nothing is shown here; `LoopCarriedBits` guesses and checks."""
+        return frozenset()
 
     def one_value_per_warp(self, bits: frozenset) -> bool:
         return self.threads % 32 == 0 and LANE_BITS <= bits
@@ -73,7 +80,7 @@ class ThreadBitInvariance:
         key = (defs[0], operand.name)
         found = self._memo.get(key)
         if found is None:
-            self._memo[key] = frozenset()  # a cycle through a loop: nothing is shown
+            self._memo[key] = self._around_cycle(key)
             d = self.function.instructions[defs[0]]
             found = self._from_level(ins, operand) | self._structural(d, depth)
             if not self.all_bits <= found:
@@ -98,6 +105,8 @@ class ThreadBitInvariance:
             # a plain load: threads reading one address at one point read one value (a store between
             # them by another thread, unordered, is a race the RACE rules report)
             return self._address_bits(d)
+        if d.op in ("tex", "tld4") and self.reads_textures:
+            return self._texture_bits(d, depth)
         if d.op not in _PURE:
             return frozenset()
         found = self.all_bits
@@ -116,6 +125,23 @@ class ThreadBitInvariance:
                 k = self._butterfly_partner(d, x, y)
                 if k is not None:
                     found |= {k}
+        return found
+
+    def _texture_bits(self, d: Instruction, depth: int) -> frozenset:
+        """A texture fetch: a function of its texture and coordinates (a texture is read-only while a
+        kernel runs: what the kernel writes to its memory is not defined to be seen)."""
+        found = self.all_bits
+        for operand in d.operands[1:]:
+            parts = operand.parts if isinstance(operand, TextureAddress) else (operand,)
+            for part in parts:
+                for leaf in (part.elements if isinstance(part, VectorOperand) else (part,)):
+                    if isinstance(leaf, Symbol):
+                        continue  # a texture reference by name: one texture for every thread
+                    if not isinstance(leaf, (Register, Immediate)):
+                        return frozenset()
+                    found &= self.bits(d, leaf, depth + 1)
+                    if not found:
+                        return found
         return found
 
     def commutative_operands(self, d: Instruction) -> Optional[tuple]:
@@ -181,7 +207,7 @@ class ThreadBitInvariance:
             key = (index, reg.name)
             mine = self._memo.get(key)
             if mine is None:
-                self._memo[key] = frozenset()
+                self._memo[key] = self._around_cycle(key)
                 mine = self._from_def_level(index, reg) | self._structural(d, depth + 1)
                 self._memo[key] = mine
             found &= mine
@@ -303,3 +329,43 @@ class ThreadBitInvariance:
         else:
             lanes._notes[-1] |= found[1]
         return found[0]
+
+
+class LoopCarriedBits(ThreadBitInvariance):
+    """The bits a value keeps where it is carried round a loop (`acc += w * tex3D(g, x, y, z)` with
+    x, y, z the same in threads t and t ^ 2^j): the greatest set of bits every definition keeps,
+    found by guessing that a definition met again in its own walk keeps every bit, walking, and
+    narrowing the guesses to what the walk found until they agree. A branch that chose between the
+    definitions (the loop's exit) must keep the bits too, as for any join.
+
+    Asked only where a finding hangs on it (two threads storing to one address): each answer walks
+    the definitions behind the value again, a few times."""
+
+    reads_textures = True
+    MAX_ROUNDS = 12
+
+    def __init__(self, uniformity) -> None:
+        super().__init__(uniformity)
+        self._guesses: dict = {}
+        self._met: set = set()
+
+    def _around_cycle(self, key: tuple) -> frozenset:
+        self._met.add(key)
+        return self._guesses.get(key, self.all_bits)
+
+    def kept(self, ins: Instruction, operand) -> frozenset:
+        self._guesses = {}
+        for _ in range(self.MAX_ROUNDS):
+            self._memo.clear()
+            self._met = set()
+            found = self.bits(ins, operand)
+            changed = False
+            for key in self._met:
+                now = self._memo.get(key, frozenset())
+                guess = self._guesses.get(key, self.all_bits)
+                if not guess <= now:
+                    self._guesses[key] = guess & now
+                    changed = True
+            if not changed:
+                return found
+        return frozenset()

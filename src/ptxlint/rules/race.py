@@ -529,6 +529,29 @@ def _stored_value_per_warp(ctx, ins: Instruction) -> bool:
     return _stored_value_same_across(ctx, ins, "warp")
 
 
+def stored_value_kept_bits(ctx, ins: Instruction) -> frozenset:
+    """The bits of the thread index the value a plain store writes does not depend on, loops and
+    texture fetches followed (thread_bits.LoopCarriedBits): threads t and u with t ^ u among them
+    store one value. Worked out once per store, where two threads were found writing one address."""
+    found = ctx.__dict__.setdefault("_stored_value_kept_bits", {})
+    if ins.index not in found:
+        from ..analysis.thread_bits import LoopCarriedBits
+
+        value = ins.operands[1] if ins.op == "st" and len(ins.operands) >= 2 else None
+        elements = value.elements if isinstance(value, VectorOperand) else (value,)
+        walk = LoopCarriedBits(ctx.uniformity)
+        bits = walk.all_bits
+        for element in elements:
+            if isinstance(element, Immediate):
+                continue
+            if not isinstance(element, Register) or element.is_special:
+                bits = frozenset()
+                break
+            bits &= walk.kept(ins, element)
+        found[ins.index] = bits
+    return found[ins.index]
+
+
 def _stored_value_same_across(ctx, ins: Instruction, level: str) -> bool:
     """Is the value a plain store writes one value across the threads of `level` (warp, block)?"""
     if ins.op != "st" or len(ins.operands) < 2:

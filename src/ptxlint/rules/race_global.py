@@ -20,6 +20,7 @@ from ..analysis.loops import polled_in_loop
 from ..frontend.ir import Register
 from ..analysis.predicates import contradict, held_equalities
 from .race import (Conflict, SharedSite, _collide, reaches, read_handed_on_before, read_skips_same_store, read_steers_atomic,
+                   stored_value_kept_bits,
                    rereads_block_uniform_store, _reachable, _stored_value_per_warp, _stored_value_uniform,
                    _stored_values, describe_thread, outside_focus, same_constant_stores)
 from .fence import waits_for_hand_off
@@ -555,23 +556,37 @@ def _spans_meet(low_a: int, high_a: int, starts_b: list, nbytes_b: int) -> bool:
     return starts_b[0] < high_a and starts_b[-1] + nbytes_b > low_a
 
 
-def _same_store(site: SharedSite, warp_uniform: bool = False) -> Optional[Conflict]:
+def _same_store(ctx, site: SharedSite) -> Optional[Conflict]:
     """Two threads of the block that write the same bytes in one execution of the store `site` with
     values not known to be equal (threads of different warps where there are such), or None.
     Threads storing one value (`totals[0] = sum` in the last lane of every tile that scans the same
-    ranks, every lane storing its warp's reduction) leave the same memory whichever is last."""
+    ranks, every lane storing its warp's reduction) leave the same memory whichever is last; so do
+    threads that differ only in bits of the thread index the value does not depend on (`f[k] = acc`
+    with acc summed over k and texture fetches at k, by every x-thread of a 3-D block)."""
     found = None
     stored: dict = {}  # id(evaluation) -> its values, worked out when two writers of one address need them
+    # threads t and t & ~mask store one value: the lane bits where the value is one per warp (a load
+    # at the warp's own index, a butterfly total), the bits the loop-carried walk shows once asked
+    mask = [31 if _stored_value_per_warp(ctx, site.instruction) else 0, False]
 
     def values_of(ev):
         if id(ev) not in stored:
             values = _stored_values(ev)
-            if warp_uniform and values is not None:
-                # one value in every lane of a warp (a load at the warp's own index, a butterfly total):
-                # each lane stores what its warp's first lane stores
-                values = [values[t - t % 32] for t in range(len(values))]
+            if mask[0] and values is not None:
+                values = [values[t & ~mask[0]] for t in range(len(values))]
             stored[id(ev)] = values
         return stored[id(ev)]
+
+    def unequal_writers(ev, threads):
+        pair = _unequal_writers(threads, values_of(ev))
+        if pair is not None and not mask[1]:
+            mask[1] = True
+            kept = sum(1 << j for j in stored_value_kept_bits(ctx, site.instruction))
+            if kept & ~mask[0]:
+                mask[0] |= kept
+                stored.clear()
+                pair = _unequal_writers(threads, values_of(ev))
+        return pair
 
     for ev in site.evaluations:
         # threads whose reach hangs on the kernel's own state (an atomic's result, a value read back from
@@ -597,7 +612,7 @@ def _same_store(site: SharedSite, warp_uniform: bool = False) -> Optional[Confli
                         threads = _one_run_writers(ev, threads)
                         if len(threads) < 2:
                             continue
-                    pair = _unequal_writers(threads, values_of(ev))
+                    pair = unequal_writers(ev, threads)
                     if pair is None:
                         continue
                 conflict = Conflict(site, site, pair, (terms, max(c, *overlapping) if overlapping else c), False,
@@ -727,7 +742,7 @@ def _find(ctx) -> dict:
             if outside_focus(ctx, second):
                 continue
             if crossed is None:  # two threads in one execution of the store
-                conflict = _same_store(first, _stored_value_per_warp(ctx, first.instruction))
+                conflict = _same_store(ctx, first)
                 if conflict is not None:
                     result["block"].append(conflict)
                 continue

@@ -25,7 +25,7 @@ from typing import Optional
 
 from .analysis.budget import BudgetExhausted, describe, kernel_budget
 from .analysis.context import KernelContext
-from .analysis.launch import fails_assertion, out_of_bounds, overlapping_blocks, plan_block_shapes
+from .analysis.launch import ONE_THREAD_SOURCE, fails_assertion, out_of_bounds, overlapping_blocks, plan_block_shapes
 from .analysis.loops import trip_bound_parameters
 from .rules.sync import parameter_text
 from .frontend.sourcemap import wholly_in_toolkit
@@ -33,6 +33,8 @@ from .gc_pause import collector_paused
 from .rules.registry import CORRECTNESS_FAMILIES
 SHAPE_DEPENDENT = "findings that depend on the unknown block shape"
 NO_ADMITTED_SHAPE = "kernels with no admitted block shape"
+ONE_THREAD = ("kernels checked as one thread (serial programs: they loop but read no thread or block index, and no "
+              "launch was found): races between their threads, under a launch of several, not checked")
 # With no known launch, correctness findings are those of every admitted block of two warps or more.
 MIN_UNKNOWN_THREADS = 64
 TOOLKIT_KERNEL = ("kernels wholly inside CUDA toolkit headers (CUB, Thrust, libcu++), not analysed: their findings "
@@ -231,6 +233,8 @@ def _under_candidate_shapes(module, function, rules, analysis, plan, result: Ker
         result.not_checked[NO_ADMITTED_SHAPE] += 1
         return
     result.not_checked.update(not_checked)
+    if primary.source == ONE_THREAD_SOURCE:
+        result.not_checked[ONE_THREAD] += 1
     result.diagnostics = [d for d in found if not is_correctness(d.code)]
     to_confirm = [d for d in found if is_correctness(d.code)]
     checked = [primary.text]

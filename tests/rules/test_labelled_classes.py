@@ -240,6 +240,11 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   the loop's trip count hang on nothing x-dependent; an x-dependent term or trip count, or a
   read-modify-write of the word, races. (test23's triage, after it was measured: LEAP's Abel
   projectors, whose x-threads all store their row's sum.)
+* one_thread_kernels.cu: a kernel that reads no thread or block index, takes no atomic's result,
+  exchanges nothing between lanes and loops is a serial program: with no launch found it is
+  checked as one thread (counted on the `Not checked:` line); launched with 64 threads, handing out
+  items through an atomic, or without a loop (`count[0] += 1`), its shared total races. (test22 and test23's triage, after they were
+  measured: fast-interconnects' clock calibration, ParaFROST's proof-count debug walk.)
 """
 
 import re
@@ -311,6 +316,7 @@ CLASSES = {
     "bounds_across_threads": ["RACE", "WARP", "SYNC", "SHFL"],
     "reread_uniform_global": ["RACE", "WARP", "SYNC", "SHFL"],
     "value_free_of_dimension": ["RACE", "WARP", "SYNC", "SHFL"],
+    "one_thread_kernels": ["RACE", "WARP", "SYNC", "SHFL"],
 }
 
 

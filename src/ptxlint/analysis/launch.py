@@ -26,7 +26,7 @@ from fnmatch import fnmatchcase
 from typing import Optional
 
 from ..frontend.demangle import demangle, without_parameters
-from ..frontend.ir import Function, Immediate, Register
+from ..frontend.ir import Function, Immediate, Register, Symbol
 
 WARP_SIZE = 32
 MAX_BLOCK_THREADS = 1024
@@ -39,6 +39,9 @@ CANDIDATES_1D = [(32, 1, 1), (64, 1, 1), (128, 1, 1), (256, 1, 1), (512, 1, 1), 
 CANDIDATES_2D = [(8, 8, 1), (16, 16, 1), (32, 8, 1), (32, 32, 1), (32, 4, 1)]
 CANDIDATES_3D = [(8, 8, 4), (4, 4, 4)]
 UNKNOWN_SOURCE = "assumed: no --block, config, launch in the code or .reqntid; pass --block to change it"
+ONE_THREAD_SOURCE = ("assumed: one thread, as the kernel reads no thread or block index and loops (a serial "
+                     "program: every thread would repeat the same work) and no launch was found; pass --block "
+                     "to check another shape")
 
 
 @dataclass(frozen=True)
@@ -205,7 +208,47 @@ def plan_block_shapes(function: Function, options) -> ShapePlan:
                                    for d, s in shapes.items()), True, unknown_launches)
     if function.reqntid and _valid(function.reqntid):
         return ShapePlan((BlockShape(tuple(function.reqntid), ".reqntid"),), True)
+    if function.is_kernel and not unknown_launches and not tells_threads_apart(function) and _loops(function):
+        return ShapePlan((BlockShape((1, 1, 1), ONE_THREAD_SOURCE, assumed=True, grid=(1, 1, 1)),), False)
     return ShapePlan(tuple(_candidates(function)), False, unknown_launches, stride_note(function))
+
+
+# what tells one thread of a launch from another: its indices, and what hands threads different work
+_THREAD_REGISTERS = ("%tid", "%ctaid", "%laneid", "%warpid", "%lanemask", "%smid", "%clusterid", "%cluster_ctaid",
+                     "%cluster_ctarank")
+_THREAD_OPS = frozenset(("atom", "shfl", "vote", "match", "activemask", "redux", "elect"))
+_PLAIN_CALLS = frozenset(("vprintf", "__assertfail", "malloc", "free"))
+
+
+def _loops(function: Function) -> bool:
+    """Does the kernel branch back to an earlier instruction (a loop)?"""
+    for ins in function.instructions:
+        if ins.op == "bra":
+            target = next((o.name for o in ins.operands if isinstance(o, Symbol)), None)
+            if target is not None and function.labels.get(target, ins.index + 1) <= ins.index:
+                return True
+    return False
+
+
+def tells_threads_apart(function: Function) -> bool:
+    """Does anything in the kernel differ between its threads: a thread or block index (or lane,
+    warp, SM), an atomic's result (`i = atomicAdd(&next, 1)` hands each thread its item), a warp
+    exchange, a call to code not seen here? A kernel with none of them does the same work in
+    every thread it is launched with. One that loops (`*overhead = (stop - start) / ITERS` after a
+    timed loop, a debug walk over every literal from 0) is a serial program: written to run in one
+    thread. One without a loop (`count[0] = count[0] + 1`) is the classic demonstration of a race
+    between the threads of a launch, and is checked as any kernel is."""
+    for ins in function.instructions:
+        if ins.op in _THREAD_OPS:
+            return True
+        if ins.op == "call":
+            named = [o.name for o in ins.operands if isinstance(o, Symbol)]
+            if not named or named[0] not in _PLAIN_CALLS:
+                return True
+        for operand in ins.operands:
+            if isinstance(operand, Register) and operand.name.startswith(_THREAD_REGISTERS):
+                return True
+    return False
 
 
 def block_strides(function: Function) -> dict:

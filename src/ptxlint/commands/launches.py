@@ -18,7 +18,7 @@ import click
 from .bounded import internal_error
 from .options import block_option, command_settings, compile_options, config_options, kernel_option
 from .settings import echo_notes, file_plan, load_planned, unmatched_globs
-from ..analysis.launch import name_matches, plan_block_shapes
+from ..analysis.launch import ONE_THREAD_SOURCE, name_matches, plan_block_shapes
 from ..api import discover_run, load_module, with_launches
 from ..cache import default_cache_dir
 from ..check_options import CheckOptions
@@ -98,6 +98,8 @@ def _text(path: str, plans: list) -> str:
     for p in plans:
         if p["known"]:
             shapes = "; ".join(f"{'x'.join(map(str, s['block']))} ({s['source']})" for s in p["shapes"])
+        elif len(p["shapes"]) == 1 and p["shapes"][0]["source"] == ONE_THREAD_SOURCE:
+            shapes = "unknown: checked as one thread (the kernel reads no thread or block index)"
         else:
             shapes = ("unknown: checked under " + ", ".join("x".join(map(str, s["block"])) for s in p["shapes"])
                       + " (correctness findings must hold under every one they admit)")

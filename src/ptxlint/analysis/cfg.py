@@ -147,6 +147,30 @@ class ControlFlowGraph:
     def loops_containing(self, node) -> list:
         return self._loops_of.get(node, [])
 
+    def reaching_in_iteration(self, header, target) -> frozenset:
+        """The blocks with a path to `target` whose every block between them and `target` lies in
+        the loop at `header` and is not the header itself: what reaches `target` within one
+        iteration, without going round the loop again (cached per loop and target)."""
+        found = self._reaching_in_iteration.get((header, target))
+        if found is None:
+            body = dict(self.loops)[header]
+            seen: set = set()
+            reaching: set = set()
+            stack = [target]
+            while stack:
+                node = stack.pop()
+                for pred in self.graph.predecessors(node):
+                    reaching.add(pred)
+                    if pred in body and pred != header and pred not in seen:
+                        seen.add(pred)
+                        stack.append(pred)
+            found = self._reaching_in_iteration[(header, target)] = frozenset(reaching)
+        return found
+
+    @cached_property
+    def _reaching_in_iteration(self) -> dict:
+        return {}
+
     @cached_property
     def _loops_of(self) -> dict:
         """node -> the loops (header, body) whose body holds it, in the order of `loops`."""

@@ -20,6 +20,7 @@ class ReachingDefinitions:
     def __init__(self, function: Function, cfg: ControlFlowGraph) -> None:
         self.function = function
         self.cfg = cfg
+        self._at_entry: dict = {}  # (block id, register name) -> the definitions reaching the block's entry
         self.sites: list = []  # site number -> (instruction index, register name)
         self.sites_of_register: dict = {}
         self.written: list = [frozenset(r.name for r in ins.destinations()) for ins in function.instructions]
@@ -82,8 +83,12 @@ class ReachingDefinitions:
                 if instructions[prior].guard is None:
                     return found  # the latest write first, as the analyses expect
                 k -= 1  # a predicated write may not happen: earlier definitions still reach
-        mask = self.block_in.get(block.id, 0) & self.sites_of_register.get(reg.name, 0)
-        return found + self._sites(mask) if found else self._sites(mask)
+        key = (block.id, reg.name)
+        entry = self._at_entry.get(key)
+        if entry is None:
+            mask = self.block_in.get(block.id, 0) & self.sites_of_register.get(reg.name, 0)
+            entry = self._at_entry[key] = tuple(self._sites(mask))
+        return found + list(entry) if found else list(entry)
 
     def sole_definition(self, ins: Instruction, reg: Register) -> Optional[Instruction]:
         """The one unpredicated instruction whose write of `reg` reaches `ins`, or None (several, a

@@ -569,8 +569,9 @@ class LaneEvaluator:
         iteration, on a path that does not go round the loop again: `if (lane == 0) t = atomicAdd(...);
         t = __shfl_sync(~0u, t, 0);` reads lane 0's new `t` at the shuffle, and the header's value in
         the other lanes."""
-        fn, cfg = self.function, self.ctx.cfg
+        fn = self.function
         use_block = fn.block_of(use).id
+        reaching = None
         found = []
         for d in inside:
             block = fn.block_of(fn.instructions[d]).id
@@ -580,17 +581,10 @@ class LaneEvaluator:
                 continue
             if use_block == header:
                 continue  # another block reaches the header only by going round the loop
-            seen, stack = {block}, [block]
-            while stack:
-                node = stack.pop()
-                for succ in cfg.successors(node):
-                    if succ == use_block:
-                        stack = []
-                        found.append(d)
-                        break
-                    if succ in body and succ != header and succ not in seen:
-                        seen.add(succ)
-                        stack.append(succ)
+            if reaching is None:
+                reaching = self.ctx.cfg.reaching_in_iteration(header, use_block)
+            if block in reaching:
+                found.append(d)
         return found
 
     def _join_in_iteration(self, ins: Instruction, reg: Register, header, within: list) -> list:

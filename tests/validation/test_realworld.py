@@ -557,8 +557,8 @@ def test_test26_half_is_new_and_varied():
     recognition loss (warp-transducer), finite-element vectors (libCEED) and atmospheric large-eddy simulation
     (MicroHH); the others tried were dropped (three for bundled cuda-samples or SDK code, Tinker9 for its licence,
     SurfelWarp for CUDA 13, CatBoost for its size, see left_out); over half of the repositories' own kernels with a
-    block shape read from the host code (MicroHH's grid-shaped blocks by hand), the rest recorded unknown with the
-    reason."""
+    block shape read from the host code (MicroHH's grid-shaped blocks and SGM's macro blocks by hand), the rest
+    recorded unknown with the reason."""
     mine = _new_half("test26", range(400, 701), ("track reconstruction", "linear algebra", "computer vision", "stereo",
                                                  "signal processing", "wavelet", "fft", "quantum chemistry", "speech",
                                                  "finite elements", "large-eddy", "warp", "atomics", "shared-memory",

@@ -8,7 +8,7 @@ findings into places (code, .cu path, line), and compares the places with triage
     python validation/realworld/check.py --no-launches   # no launch information (ptxlint's own fallback)
     python validation/realworld/check.py --block 'layernorm*=128x1x1'   # extra shapes, first match wins
     python validation/realworld/check.py --half dev      # only the development half (see README.md)
-    python validation/realworld/check.py --half test21 --list  # the half's PTX files; runs nothing (also test11, ..., test20, test22, test23, test24, test25)
+    python validation/realworld/check.py --half test21 --list  # the half's PTX files; runs nothing (also test11, ..., test20, test22, test23, test24, test25, test26)
 
 The corpus is split by repository into a development half, looked at while ptxlint is built, and
 held-out test halves (`test`; `test2`, built after `test` had been triaged; `test3`, built after
@@ -18,7 +18,7 @@ and `test12`, built after `test10` by two helpers; `test13` and `test14`, built 
 and `test16`, built after them by two helpers side by side; `test17` and `test18`, built after those by two
 helpers side by side; `test19` and `test20`, built after those by two helpers side by side; `test21` and `test22`,
 built after those by two helpers side by side; `test23` and `test24`, built side by side, test24 extended after;
-`test25`, built beside test26 by two helpers), each triaged only
+`test25` and `test26`, built side by side by two helpers), each triaged only
 at the end with the final code (corpus.json "halves"); `--half` selects one.
 
 With launches (the default) a kernel launched with several block shapes (launches.json) is checked
@@ -67,12 +67,12 @@ def load(name: str) -> dict:
 
 
 def half_of_repo(corpus: dict) -> dict:
-    """{repository: half} from corpus.json's split ("dev", "test", "test2", ..., "test10", "test11", ..., "test16", "test17", "test18", "test19", "test20", "test21", "test22", "test23", "test24", "test25")."""
+    """{repository: half} from corpus.json's split ("dev", "test", "test2", ..., "test10", "test11", ..., "test16", "test17", "test18", "test19", "test20", "test21", "test22", "test23", "test24", "test25", "test26")."""
     return {repo: half for half, repos in corpus["halves"]["repositories"].items() for repo in repos}
 
 
 def sources_of(corpus: dict, half: str | None = None) -> list:
-    """The corpus sources of one half ("dev", "test", "test2", ..., "test10", "test11", ..., "test16", "test17", "test18", "test19", "test20", "test21", "test22", "test23", "test24", "test25") or of all (None)."""
+    """The corpus sources of one half ("dev", "test", "test2", ..., "test10", "test11", ..., "test16", "test17", "test18", "test19", "test20", "test21", "test22", "test23", "test24", "test25", "test26") or of all (None)."""
     halves = half_of_repo(corpus)
     return [s for s in corpus["sources"] if half is None or halves[s["repo"]] == half]
 

@@ -719,6 +719,32 @@ def test_a_ptx_whose_launches_sit_in_the_including_cu(tmp_path):
     assert alone.block is None and "`BX`" in alone.unknown_because
 
 
+def test_launches_read_again_when_a_header_changes_between_checks(tmp_path):
+    """A process that checks files twice (the API, a watch loop) keeps each unit's launches while the
+    files read for them are unchanged, and reads them again once a header it included changes."""
+    import shutil
+
+    from ptxlint.analysis.context import AnalysisOptions
+    from ptxlint.analysis.launch import plan_block_shapes
+    from ptxlint.api import load_module, with_launches
+
+    folder = tmp_path / "included"
+    shutil.copytree(DATA / "included", folder)
+    ptx = folder / "main.sm_90.ptx"
+    module = load_module(str(ptx))
+
+    def stencil_shape():
+        analysis = with_launches(str(ptx), module, AnalysisOptions())
+        plan = {f.name: plan_block_shapes(f, analysis) for f in module.kernels}["_Z7stencilPfPKfi"]
+        return [s.dims for s in plan.shapes]
+
+    assert stencil_shape() == [(16, 8, 1)]
+    assert stencil_shape() == [(16, 8, 1)]
+    config = folder / "config.h"
+    config.write_text(config.read_text().replace("BX = 16", "BX = 32"))
+    assert stencil_shape() == [(32, 8, 1)]
+
+
 def test_a_launch_in_another_unit_that_includes_the_kernels_header():
     """scan_tiles is defined in scan_kernels.cu and launched with one warp from entry.cu, which
     includes the header of that name from include/scan/: as a .ptx and as a .cu, ptxlint reads the

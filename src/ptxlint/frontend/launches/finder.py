@@ -59,14 +59,17 @@ class LaunchFinder(Brackets, DeclarationReader, BodyWalker, ValueResolver, Launc
 
 
 def find_launches(path: str, text: Optional[str] = None, include_dirs=(), defines=None, read=None,
-                  unknown_switches: bool = False) -> list:
+                  unknown_switches: bool = False, files_read: Optional[list] = None) -> list:
     """Kernel launches in the translation unit `path` (its text read with `read(path)`, the
     preprocessor's reader by default, unless `text` is given), with their block and grid shapes
     where they are compile-time values. `include_dirs` are searched for `#include`s (after the
     including file's directory); `defines` are `-D` macros ({name: value}). Never raises on code it
     does not understand: such launches are not found, or their block is None with the reason.
-    `unknown_switches`: the build's -D options are not known (see cpp_preprocess.preprocess)."""
+    `unknown_switches`: the build's -D options are not known (see cpp_preprocess.preprocess).
+    `files_read` gets every file the preprocessor read."""
     pp = preprocess(path, text, include_dirs, defines, read, unknown_switches)
+    if files_read is not None:
+        files_read.extend(pp.files)
     return LaunchFinder(pp.tokens).run()
 
 

@@ -245,6 +245,12 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   checked as one thread (counted on the `Not checked:` line); launched with 64 threads, handing out
   items through an atomic, or without a loop (`count[0] += 1`), its shared total races. (test22 and test23's triage, after they were
   measured: fast-interconnects' clock calibration, ParaFROST's proof-count debug walk.)
+* private_arrays_alike.cu: a thread's local array whose every store writes a value alike in the
+  block, at an index alike in it, under branches that take the block alike, is the same array in
+  every thread: a loop tested on it runs alike and its barriers are reached by all. Another local
+  array of per-thread values, or a printf's argument buffer holding threadIdx.x, is another object
+  of the depot; a per-thread store to the array splits the loop. (test25's triage, after it was
+  measured: TWILIGHT's x-drop band bounds `L[3]`, `U[3]`.)
 """
 
 import re
@@ -317,6 +323,7 @@ CLASSES = {
     "reread_uniform_global": ["RACE", "WARP", "SYNC", "SHFL"],
     "value_free_of_dimension": ["RACE", "WARP", "SYNC", "SHFL"],
     "one_thread_kernels": ["RACE", "WARP", "SYNC", "SHFL"],
+    "private_arrays_alike": ["SYNC", "SHFL", "RACE", "WARP"],
 }
 
 

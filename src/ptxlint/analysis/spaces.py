@@ -69,6 +69,43 @@ def may_reach_shared(ctx, ins: Instruction) -> bool:
     return found
 
 
+def may_reach_local(ctx, ins: Instruction) -> bool:
+    """Can the memory operand of `ins` touch the thread's local memory? As may_reach_shared: a
+    generic address can unless it is traced to another space, and a pointer loaded from memory is
+    not local when the kernel lets no local address out into memory (`local_addresses_escape`)."""
+    if ins.space is not None and ins.space != "generic":
+        return ins.space == "local"
+    cache = ctx.__dict__.setdefault("_reaches_local", {})
+    found = cache.get(ins.index)
+    if found is None:
+        space = access_space(ctx, ins)
+        if space is None and not local_addresses_escape(ctx):
+            space = _trace(ctx, ins, loaded_pointers_outside_shared=True)[0]
+        found = cache[ins.index] = space is None or space == "local"
+    return found
+
+
+def local_addresses_escape(ctx) -> bool:
+    """Does the kernel write a local address into memory, or hand one to a function it calls other
+    than `vprintf` (which only reads its argument buffer)? Cached per kernel context."""
+    cache = ctx.__dict__
+    if "_local_escape" not in cache:
+        instructions = ctx.function.instructions
+        cache["_local_escape"] = any(
+            _stores_space_address(ctx, ins, "local") for ins in instructions
+            if ins.op in ("st", "atom", "red") and not (ins.space == "param" and _feeds_printf(instructions, ins)))
+    return cache["_local_escape"]
+
+
+def _feeds_printf(instructions: list, ins: Instruction) -> bool:
+    """Is `ins` (a `st.param`) one of the argument stores of a call to `vprintf` just after it?"""
+    for k in range(ins.index + 1, min(len(instructions), ins.index + 16)):
+        after = instructions[k]
+        if after.op == "call":
+            return any(isinstance(o, Symbol) and o.name == "vprintf" for o in after.operands)
+    return False
+
+
 def shared_addresses_escape(ctx) -> bool:
     """Does the kernel write a shared address into memory, or hand one to a function it calls (which
     might): a store, atomic or call argument whose value is built from a `cvta` of shared memory, a
@@ -81,7 +118,15 @@ def shared_addresses_escape(ctx) -> bool:
 
 
 def _stores_shared_address(ctx, ins: Instruction) -> bool:
+    return _stores_space_address(ctx, ins, "shared")
+
+
+def _stores_space_address(ctx, ins: Instruction, space: str) -> bool:
+    """Does `ins` store (or pass) a value built from an address of `space` (a `cvta` of it, a variable
+    of it; for shared, the reserved shared window)?"""
     dataflow, instructions = ctx.dataflow, ctx.function.instructions
+    if ins.op == "st" and ins.type_bits < 32:
+        return False  # an 8- or 16-bit value holds no address
     mem = ins.memory_operand()
     values = ins.operands[ins.operands.index(mem) + 1:] if mem is not None else ins.operands[1:]
     stack = [(ins, r) for op in values for r in registers_in(op)]
@@ -90,18 +135,18 @@ def _stores_shared_address(ctx, ins: Instruction) -> bool:
         if len(seen) >= MAX_DEFINITIONS:
             return True  # too far to follow: assume it may
         at, reg = stack.pop()
-        if is_shared_window_register(reg):
+        if space == "shared" and is_shared_window_register(reg):
             return True
         for d in dataflow.definitions(at, reg):
             if d in seen:
                 continue
             seen.add(d)
             definition = instructions[d]
-            if definition.op == "cvta" and definition.space == "shared":
+            if definition.op == "cvta" and definition.space == space:
                 return True
             if definition.op in _LOADING_OPS:
                 continue
-            if any(isinstance(op, Symbol) and _symbol_space(ctx, op.name) == "shared"
+            if any(isinstance(op, Symbol) and _symbol_space(ctx, op.name) == space
                    for op in definition.operands[1:]):
                 return True
             stack.extend((definition, r) for r in _value_sources(definition))

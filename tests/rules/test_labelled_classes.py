@@ -251,6 +251,11 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   array of per-thread values, or a printf's argument buffer holding threadIdx.x, is another object
   of the depot; a per-thread store to the array splits the loop. (test25's triage, after it was
   measured: TWILIGHT's x-drop band bounds `L[3]`, `U[3]`.)
+* equality_guard_iterations.cu: in a grid-stride loop, a store under `i == n - 1` is made by one
+  thread in one iteration: the loop's index moves by a multiple of its step from one iteration to
+  another, so two threads whose offsets differ by less than the step cannot both meet the equality
+  in different iterations. A range guard, or a step of 32 in blocks of 64, admits two writers.
+  (test25's triage, after it was measured: TNN's odd-length power tail, Marian's cross-entropy pick.)
 """
 
 import re
@@ -324,6 +329,7 @@ CLASSES = {
     "value_free_of_dimension": ["RACE", "WARP", "SYNC", "SHFL"],
     "one_thread_kernels": ["RACE", "WARP", "SYNC", "SHFL"],
     "private_arrays_alike": ["SYNC", "SHFL", "RACE", "WARP"],
+    "equality_guard_iterations": ["RACE", "WARP", "SYNC", "SHFL"],
 }
 
 

@@ -4,6 +4,7 @@ barrier between. Also the engine behind WARP001 (the same question inside one wa
 from __future__ import annotations
 
 from bisect import bisect_left
+from math import gcd
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Optional
@@ -17,7 +18,7 @@ from ..analysis.guard_origin import guard_origins
 from ..analysis.live_lanes import used_by_threads
 from ..analysis.layout import source_name
 from ..analysis.lane_values import Affine, Varying, equal_per_thread
-from ..analysis.predicates import contradict
+from ..analysis.predicates import contradict, held_equalities
 from ..analysis.uniformity import BLOCK, WARP
 from ..analysis.value_flow import value_flow
 from ..analysis.loops import first_iteration, innermost_loop, polled_in_loop
@@ -1331,6 +1332,10 @@ def _possible_pair(ea: Evaluation, eb: Evaluation, crossed, rejected: Optional[s
     if not (ea.unsure or eb.unsure):
         return None
     undecided_a, undecided_b = ea.undecided, eb.undecided
+    if crossed:
+        pinned = _iteration_pins(ea, eb, crossed)
+        if pinned is not None:
+            return pinned
     if crossed and not (undecided_a or undecided_b):
         return None
 
@@ -1363,6 +1368,74 @@ def _possible_pair(ea: Evaluation, eb: Evaluation, crossed, rejected: Optional[s
         return None
 
     return possible
+
+
+def _iteration_pins(ea: Evaluation, eb: Evaluation, crossed):
+    """For two accesses in different iterations of a loop, a `possible` test (as _possible_pair's) when
+    every thread of both reaches its access only where the loop's induction unknown I meets one
+    equality, `K * I + rest + c_t == 0` (`if (index == n - 1)` in a grid-stride loop: each thread its
+    own constant c_t, rest made of launch constants: parameters, block indices). From one iteration
+    to another I moves by a nonzero integer, so threads t and u can both pass it only where c_u - c_t
+    is a multiple of K (modulo the equality's width): `index == n - 1` is met by one thread in one
+    iteration. None when that is not the shape of the conditions."""
+    evaluator = ea.evaluator
+    if evaluator is None or eb.evaluator is not evaluator or not ea.unsure or not eb.unsure \
+            or ea.undecided or eb.undecided:
+        return None
+    key_of = evaluator.table.key_of
+
+    def pins(ev: Evaluation, t: int) -> dict:
+        if t not in ev.unsure:
+            return {}
+        out = {}
+        for (terms, modulus), constant in held_equalities(ev.conditions[t], key_of).items():
+            steps = [c for sym, c in terms if (key_of(sym) or ("",))[0] == "induction"
+                     and _computed_from_induction(evaluator, sym, crossed, ev.instruction)]
+            fixed = all(_launch_constant(key_of(sym)) or (key_of(sym) or ("",))[0] == "induction"
+                        for sym, _ in terms)
+            if len(steps) == 1 and fixed and sum((key_of(sym) or ("",))[0] == "induction" for sym, _ in terms) == 1:
+                out[(terms, modulus)] = (constant, gcd(steps[0], modulus) if modulus else abs(steps[0]))
+        return out
+
+    threads_a = [t for at in ea.threads_at.values() for ts in at.values() for t in ts]
+    threads_b = [t for at in eb.threads_at.values() for ts in at.values() for t in ts]
+    pins_a = {t: pins(ea, t) for t in dict.fromkeys(threads_a)}
+    pins_b = {t: pins(eb, t) for t in dict.fromkeys(threads_b)}
+    common = None
+    for found in list(pins_a.values()) + list(pins_b.values()):
+        common = set(found) if common is None else common & found.keys()
+        if not common:
+            return None
+    if not common:
+        return None
+    key = min(common, key=repr)
+    step = pins_a[next(iter(pins_a))][key][1]
+    if step <= 1:
+        return None
+
+    def residue(pinned: dict, t: int) -> int:
+        return pinned[t][key][0] % step
+
+    def possible(ta: list, tb: list, cross_warp: bool) -> Optional[tuple]:
+        by_residue: dict = {}
+        for t2 in tb:
+            by_residue.setdefault(residue(pins_b, t2), []).append(t2)
+        for t1 in ta:
+            for t2 in by_residue.get(residue(pins_a, t1), ()):
+                if t1 != t2 and (t1 // 32 != t2 // 32) == cross_warp:
+                    return t1, t2
+        return None
+
+    return possible
+
+
+def _launch_constant(key) -> bool:
+    """Is an unknown's key one the whole block holds from the launch on: a parameter, the block's
+    index or the launch's extents?"""
+    if not isinstance(key, tuple) or not key:
+        return False
+    return key[0] == "param" or (key[0] == "special" and len(key) > 1 and isinstance(key[1], str)
+                                 and key[1].startswith(("%ctaid", "%nctaid", "%ntid")))
 
 
 def _representatives(threads: list, ev: Evaluation, key) -> list:

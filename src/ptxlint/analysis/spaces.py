@@ -57,31 +57,25 @@ def may_reach_shared(ctx, ins: Instruction) -> bool:
     no shared address out into memory (`shared_addresses_escape`): memory then holds only what the
     host wrote there (device pointers: the host cannot name a block's shared memory) or addresses
     the kernel built from those. Cached per kernel context."""
-    if ins.space is not None and ins.space != "generic":
-        return ins.space == "shared"
-    cache = ctx.__dict__.setdefault("_reaches_shared", {})
-    found = cache.get(ins.index)
-    if found is None:
-        space = access_space(ctx, ins)
-        if space is None and not shared_addresses_escape(ctx):
-            space = _trace(ctx, ins, loaded_pointers_outside_shared=True)[0]
-        found = cache[ins.index] = space is None or space == "shared"
-    return found
+    return _may_reach(ctx, ins, "shared", shared_addresses_escape)
 
 
 def may_reach_local(ctx, ins: Instruction) -> bool:
-    """Can the memory operand of `ins` touch the thread's local memory? As may_reach_shared: a
-    generic address can unless it is traced to another space, and a pointer loaded from memory is
-    not local when the kernel lets no local address out into memory (`local_addresses_escape`)."""
+    """Can the memory operand of `ins` touch the thread's local memory? As may_reach_shared, with
+    `local_addresses_escape`."""
+    return _may_reach(ctx, ins, "local", local_addresses_escape)
+
+
+def _may_reach(ctx, ins: Instruction, space: str, escape) -> bool:
     if ins.space is not None and ins.space != "generic":
-        return ins.space == "local"
-    cache = ctx.__dict__.setdefault("_reaches_local", {})
+        return ins.space == space
+    cache = ctx.__dict__.setdefault(f"_reaches_{space}", {})
     found = cache.get(ins.index)
     if found is None:
-        space = access_space(ctx, ins)
-        if space is None and not local_addresses_escape(ctx):
-            space = _trace(ctx, ins, loaded_pointers_outside_shared=True)[0]
-        found = cache[ins.index] = space is None or space == "local"
+        traced = access_space(ctx, ins)
+        if traced is None and not escape(ctx):
+            traced = _trace(ctx, ins, loaded_pointers_outside_shared=True)[0]
+        found = cache[ins.index] = traced is None or traced == space
     return found
 
 
@@ -104,6 +98,85 @@ def _feeds_printf(instructions: list, ins: Instruction) -> bool:
         if after.op == "call":
             return any(isinstance(o, Symbol) and o.name == "vprintf" for o in after.operands)
     return False
+
+
+def local_object(ctx, ins: Instruction) -> Optional[int]:
+    """The local object (its offset in the depot) an access of local memory reaches: nvcc gives
+    each array or variable its own base, `add.u64 %rd3, %SPL, 1764`, and indexes from it; an
+    access at a constant offset belongs to the object with the nearest base at or below it.
+    None when the address does not lead back to the depot."""
+    mem = ins.memory_operand()
+    if mem is None or not isinstance(mem.base, Register):
+        return None
+    found = _depot_address(ctx, ins, mem.base, "%SPL")
+    if found is None:
+        return None
+    base, constant = found
+    if base is not None:
+        return base
+    at = constant + mem.offset
+    return max((b for b in _local_bases(ctx) if b <= at), default=0)
+
+
+def printf_buffers(ctx) -> set:
+    """Offsets in the local depot of the argument buffers the kernel passes to `vprintf` (as the
+    generic `%SP + offset`): the values stored there are printed, never loaded back."""
+    cache = ctx.__dict__
+    if "_printf_buffers" not in cache:
+        instructions = ctx.function.instructions
+        found = set()
+        for ins in instructions:
+            if ins.op == "st" and ins.space == "param" and len(ins.operands) > 1 \
+                    and isinstance(ins.operands[1], Register) and _feeds_printf(instructions, ins):
+                address = _depot_address(ctx, ins, ins.operands[1], "%SP")
+                if address is not None and address[0] is None:
+                    found.add(address[1])
+        cache["_printf_buffers"] = found
+    return cache["_printf_buffers"]
+
+
+def _local_bases(ctx) -> list:
+    """Depot offsets that some register is set to (`add.u64 %rd3, %SPL, 1764`): the objects' starts."""
+    cache = ctx.__dict__
+    if "_local_bases" not in cache:
+        cache["_local_bases"] = sorted({0} | {
+            int(i.operands[2].value) for i in ctx.function.instructions
+            if i.op == "add" and len(i.operands) == 3 and isinstance(i.operands[1], Register)
+            and i.operands[1].name == "%SPL" and isinstance(i.operands[2], Immediate)})
+    return cache["_local_bases"]
+
+
+def _depot_address(ctx, ins: Instruction, reg: Register, root: str, depth: int = 0) -> Optional[tuple]:
+    """(base, constant) for an address into the local depot, `root` being `%SPL` (the depot) or `%SP`
+    (its generic address): base the depot offset an indexed address starts from (None for a
+    constant address), constant the depot offset of a constant one; None when `reg` does not lead
+    back to `root` through single `add`/`mov` definitions."""
+    if reg.name == root:
+        return None, 0
+    defs = ctx.dataflow.definitions(ins, reg)
+    if len(defs) != 1 or depth > 12:
+        return None
+    d = ctx.function.instructions[defs[0]]
+    ops = d.operands
+    if d.guard is not None:
+        return None
+    if d.op == "mov" and len(ops) == 2 and isinstance(ops[1], Register):
+        return _depot_address(ctx, d, ops[1], root, depth + 1)
+    if d.op != "add" or len(ops) != 3:
+        return None
+    if isinstance(ops[2], Immediate) and isinstance(ops[1], Register):
+        below = _depot_address(ctx, d, ops[1], root, depth + 1)
+        if below is None:
+            return None
+        base, constant = below
+        return (base, constant) if base is not None else (None, constant + int(ops[2].value))
+    for pointer, index in ((ops[1], ops[2]), (ops[2], ops[1])):
+        if isinstance(pointer, Register) and isinstance(index, Register):
+            below = _depot_address(ctx, d, pointer, root, depth + 1)
+            if below is not None:
+                base, constant = below
+                return (base if base is not None else constant), 0
+    return None
 
 
 def shared_addresses_escape(ctx) -> bool:

@@ -62,7 +62,7 @@ from ..frontend.ir import Immediate, Instruction, PairOperand, Register, Symbol,
 from ..frontend.sourcemap import user_line
 from . import symbolic as S
 from .budget import spend
-from .spaces import may_reach_shared
+from .spaces import local_object, may_reach_local, may_reach_shared, printf_buffers
 from .cfg import ENTRY, EXIT
 from .warpops import broadcasts_per_warp, is_barrier_reduction, shuffle_mode
 
@@ -373,6 +373,7 @@ class UniformityAnalysis:
         while changed and rounds < 50:
             changed = False
             rounds += 1
+            self._local_levels = {}  # what local stores write, asked again each round (levels rise)
             if "_thread_bits_analysis" in self.__dict__:
                 self._thread_bits.reset()  # its leaves read levels that the last round raised
             for ins in instructions:
@@ -593,7 +594,7 @@ class UniformityAnalysis:
         runs the same stores in the same order), threads reading at one offset read one value (`int
         L[3]` set from constants and updated from values of the whole block). Its level is the highest
         of those and of the load's own offset."""
-        found = self._local_stores_level(self._local_object(ins, mem))
+        found = self._local_stores_level(local_object(self.ctx, ins))
         if mem is not None and isinstance(mem.base, Register):
             lvl, why = self._operand_level(ins, mem.base)
             if lvl > found[0]:
@@ -603,19 +604,22 @@ class UniformityAnalysis:
         return found[0], f"the thread-private (local) load at {where} ({found[1]})"
 
     def _local_stores_level(self, obj: Optional[int]) -> tuple:
+        cached = self.__dict__.setdefault("_local_levels", {})
+        if obj not in cached:
+            cached[obj] = self._local_stores_level_now(obj)
+        return cached[obj]
+
+    def _local_stores_level_now(self, obj: Optional[int]) -> tuple:
         """(level, why) of what the kernel's stores to the local object at depot offset `obj` (None:
         any) write: the highest level of a stored value, a store's offset, and a branch that decides
         whether a store runs. Stores to another object (another array of the depot, the buffer of a
         printf's arguments) do not count; a store whose object is not known counts for every load."""
         stores = self.__dict__.get("_local_stores")
         if stores is None:
-            from .spaces import may_reach_local
-
-            stores = self._local_stores = [
-                (i, self._local_object(i, i.memory_operand())) for i in self.function.instructions
-                if i.op in ("st", "atom", "red") and may_reach_local(self.ctx, i)]
+            stores = self._local_stores = [(i, local_object(self.ctx, i)) for i in self.function.instructions
+                                           if i.op in ("st", "atom", "red") and may_reach_local(self.ctx, i)]
         best = (UNIFORM, None)
-        buffers = self._printf_buffers()
+        buffers = printf_buffers(self.ctx)
         for st, its in stores:
             if obj is not None and its is not None and its != obj:
                 continue
@@ -640,104 +644,6 @@ class UniformityAnalysis:
             if best[0] >= WARP:
                 break
         return best
-
-    def _local_object(self, ins: Instruction, mem) -> Optional[int]:
-        """The local object (its offset in the depot) an access of local memory reaches: nvcc gives
-        each array or variable its own base, `add.u64 %rd3, %SPL, 1764`, and indexes from it; an
-        access at a constant offset belongs to the object with the nearest base at or below it.
-        None when the address does not lead back to the depot."""
-        if mem is None or not isinstance(mem.base, Register):
-            return None
-        found = self._depot_address(ins, mem.base)
-        if found is None:
-            return None
-        base, constant = found
-        if base is not None:
-            return base
-        bases = self._local_bases()
-        at = constant + mem.offset
-        return max((b for b in bases if b <= at), default=0)
-
-    def _local_bases(self) -> list:
-        """Depot offsets that some register is set to (`add.u64 %rd3, %SPL, 1764`): the objects' starts."""
-        found = self.__dict__.get("_local_base_offsets")
-        if found is None:
-            found = self._local_base_offsets = sorted({0} | {
-                int(i.operands[2].value) for i in self.function.instructions
-                if i.op == "add" and len(i.operands) == 3 and isinstance(i.operands[1], Register)
-                and i.operands[1].name == "%SPL" and isinstance(i.operands[2], Immediate)})
-        return found
-
-    def _depot_address(self, ins: Instruction, reg: Register, depth: int = 0) -> Optional[tuple]:
-        """(base, constant) for an address into the local depot: base the depot offset an indexed
-        address starts from (None for a constant address), constant the depot offset of a constant
-        one; None when `reg` does not lead back to `%SPL` through single `add`/`mov` definitions."""
-        if reg.name == "%SPL":
-            return None, 0
-        defs = self._defs_at(ins, reg)
-        if len(defs) != 1 or depth > 12:
-            return None
-        d = self.function.instructions[defs[0]]
-        ops = d.operands
-        if d.guard is not None:
-            return None
-        if d.op == "mov" and len(ops) == 2 and isinstance(ops[1], Register):
-            return self._depot_address(d, ops[1], depth + 1)
-        if d.op != "add" or len(ops) != 3:
-            return None
-        if isinstance(ops[2], Immediate) and isinstance(ops[1], Register):
-            below = self._depot_address(d, ops[1], depth + 1)
-            if below is None:
-                return None
-            base, constant = below
-            return (base, constant) if base is not None else (None, constant + int(ops[2].value))
-        for pointer, index in ((ops[1], ops[2]), (ops[2], ops[1])):
-            if isinstance(pointer, Register) and isinstance(index, Register):
-                below = self._depot_address(d, pointer, depth + 1)
-                if below is not None:
-                    base, constant = below
-                    return (base if base is not None else constant), 0
-        return None
-
-    def _printf_buffers(self) -> set:
-        """Offsets in the local depot of the argument buffers the kernel passes to `vprintf` (as the
-        generic `%SP + offset`): the values stored there are printed, never loaded back."""
-        found = self.__dict__.get("_printf_buffer_offsets")
-        if found is None:
-            found = self._printf_buffer_offsets = set()
-            instructions = self.function.instructions
-            for call in instructions:
-                if call.op != "call" or not any(isinstance(o, Symbol) and o.name == "vprintf" for o in call.operands):
-                    continue
-                for k in range(call.index - 1, max(-1, call.index - 16), -1):
-                    before = instructions[k]
-                    if before.op == "call":
-                        break
-                    if before.op == "st" and before.space == "param" and len(before.operands) > 1 \
-                            and isinstance(before.operands[1], Register):
-                        offset = self._depot_offset(before, before.operands[1], "%SP")
-                        if offset is not None:
-                            found.add(offset)
-        return found
-
-    def _depot_offset(self, ins: Instruction, reg: Register, root: str, depth: int = 0) -> Optional[int]:
-        """k when `reg`, as `ins` reads it, is `root + k` (`root`: `%SPL`, the local depot, or `%SP`, its
-        generic address) through single definitions by `add` or `mov`, else None."""
-        if reg.name == root:
-            return 0
-        defs = self._defs_at(ins, reg)
-        if len(defs) != 1 or depth > 8:
-            return None
-        d = self.function.instructions[defs[0]]
-        ops = d.operands
-        if d.guard is not None:
-            return None
-        if d.op == "mov" and len(ops) == 2 and isinstance(ops[1], Register):
-            return self._depot_offset(d, ops[1], root, depth + 1)
-        if d.op == "add" and len(ops) == 3 and isinstance(ops[1], Register) and isinstance(ops[2], Immediate):
-            below = self._depot_offset(d, ops[1], root, depth + 1)
-            return None if below is None else below + int(ops[2].value)
-        return None
 
     def observes_changing_memory(self, ins: Instruction) -> bool:
         """observes_changing_memory() with the branches this round of the solve has found to take

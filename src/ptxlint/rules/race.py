@@ -1401,6 +1401,8 @@ def _iteration_pins(ea: Evaluation, eb: Evaluation, crossed):
     threads_b = [t for at in eb.threads_at.values() for ts in at.values() for t in ts]
     pins_a = {t: pins(ea, t) for t in dict.fromkeys(threads_a)}
     pins_b = {t: pins(eb, t) for t in dict.fromkeys(threads_b)}
+    if not pins_a or not pins_b:
+        return None
     common = None
     for found in list(pins_a.values()) + list(pins_b.values()):
         common = set(found) if common is None else common & found.keys()

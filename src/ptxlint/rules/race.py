@@ -48,6 +48,8 @@ class Evaluation:
     unsure: frozenset = frozenset()  # threads that may or may not execute the access (unknown condition)
     # some active threads' addresses differ by an unknown amount: (across warps, inside a warp)
     unknown_addresses: tuple = (False, False)
+    # loop depth -> the equalities on its induction unknown each thread needs (race._induction_pins)
+    induction_pins: dict = field(default_factory=dict)
 
     @cached_property
     def conditions(self) -> list:
@@ -1378,29 +1380,10 @@ def _iteration_pins(ea: Evaluation, eb: Evaluation, crossed):
     to another I moves by a nonzero integer, so threads t and u can both pass it only where c_u - c_t
     is a multiple of K (modulo the equality's width): `index == n - 1` is met by one thread in one
     iteration. None when that is not the shape of the conditions."""
-    evaluator = ea.evaluator
-    if evaluator is None or eb.evaluator is not evaluator or not ea.unsure or not eb.unsure \
-            or ea.undecided or eb.undecided:
+    if ea.evaluator is None or eb.evaluator is not ea.evaluator or ea.undecided or eb.undecided:
         return None
-    key_of = evaluator.table.key_of
-
-    def pins(ev: Evaluation, t: int) -> dict:
-        if t not in ev.unsure:
-            return {}
-        out = {}
-        for (terms, modulus), constant in held_equalities(ev.conditions[t], key_of).items():
-            steps = [c for sym, c in terms if (key_of(sym) or ("",))[0] == "induction"
-                     and _computed_from_induction(evaluator, sym, crossed, ev.instruction)]
-            fixed = all(_launch_constant(key_of(sym)) or (key_of(sym) or ("",))[0] == "induction"
-                        for sym, _ in terms)
-            if len(steps) == 1 and fixed and sum((key_of(sym) or ("",))[0] == "induction" for sym, _ in terms) == 1:
-                out[(terms, modulus)] = (constant, gcd(steps[0], modulus) if modulus else abs(steps[0]))
-        return out
-
-    threads_a = [t for at in ea.threads_at.values() for ts in at.values() for t in ts]
-    threads_b = [t for at in eb.threads_at.values() for ts in at.values() for t in ts]
-    pins_a = {t: pins(ea, t) for t in dict.fromkeys(threads_a)}
-    pins_b = {t: pins(eb, t) for t in dict.fromkeys(threads_b)}
+    pins_a = _induction_pins(ea, crossed)
+    pins_b = _induction_pins(eb, crossed) if pins_a else None
     if not pins_a or not pins_b:
         return None
     common = None
@@ -1408,10 +1391,8 @@ def _iteration_pins(ea: Evaluation, eb: Evaluation, crossed):
         common = set(found) if common is None else common & found.keys()
         if not common:
             return None
-    if not common:
-        return None
     key = min(common, key=repr)
-    step = pins_a[next(iter(pins_a))][key][1]
+    step = next(iter(pins_a.values()))[key][1]
     if step <= 1:
         return None
 
@@ -1429,6 +1410,44 @@ def _iteration_pins(ea: Evaluation, eb: Evaluation, crossed):
         return None
 
     return possible
+
+
+def _induction_pins(ev: Evaluation, crossed) -> Optional[dict]:
+    """{thread: {(terms, modulus): (constant, step)}} of the equalities on one induction unknown of
+    the loop `crossed` that each thread of `ev` needs to reach it (see _iteration_pins), or None when
+    some thread needs none: the first thread without one ends the search. Kept per evaluation."""
+    kept = ev.induction_pins
+    if crossed in kept:
+        return kept[crossed]
+    evaluator = ev.evaluator
+    key_of = evaluator.table.key_of
+
+    def pins(t: int) -> dict:
+        if t not in ev.unsure:
+            return {}
+        out = {}
+        for (terms, modulus), constant in held_equalities(ev.conditions[t], key_of).items():
+            kinds = [(key_of(sym) or ("",))[0] for sym, _ in terms]
+            if kinds.count("induction") != 1 or not all(k == "induction" or _launch_constant(key_of(sym))
+                                                        for k, (sym, _) in zip(kinds, terms)):
+                continue
+            sym, step = next((sym, c) for k, (sym, c) in zip(kinds, terms) if k == "induction")
+            if _computed_from_induction(evaluator, sym, crossed, ev.instruction):
+                out[(terms, modulus)] = (constant, gcd(step, modulus) if modulus else abs(step))
+        return out
+
+    found: Optional[dict] = {}
+    if not ev.unsure:
+        found = None
+    else:
+        for t in dict.fromkeys(t for at in ev.threads_at.values() for ts in at.values() for t in ts):
+            pinned = pins(t)
+            if not pinned:
+                found = None
+                break
+            found[t] = pinned
+    kept[crossed] = found
+    return found
 
 
 def _launch_constant(key) -> bool:

@@ -103,19 +103,17 @@ def _feeds_printf(instructions: list, ins: Instruction) -> bool:
 def local_object(ctx, ins: Instruction) -> Optional[int]:
     """The local object (its offset in the depot) an access of local memory reaches: nvcc gives
     each array or variable its own base, `add.u64 %rd3, %SPL, 1764`, and indexes from it; an
-    access at a constant offset belongs to the object with the nearest base at or below it.
-    None when the address does not lead back to the depot."""
-    mem = ins.memory_operand()
-    if mem is None or not isinstance(mem.base, Register):
-        return None
-    found = _depot_address(ctx, ins, mem.base, "%SPL")
-    if found is None:
-        return None
-    base, constant = found
-    if base is not None:
-        return base
-    at = constant + mem.offset
-    return max((b for b in _local_bases(ctx) if b <= at), default=0)
+    access at a constant offset (local_slot) belongs to the object with the nearest base at or below
+    it. None when the address does not lead back to the depot."""
+    slot = local_slot(ctx, ins)
+    if slot is not None:
+        start = slot[0]
+    else:
+        mem = ins.memory_operand()
+        start = _indexed_base(ctx, ins, mem.base) if mem is not None else None
+        if start is None:
+            return None
+    return max((b for b in _local_bases(ctx) if b <= start), default=0)
 
 
 def printf_buffers(ctx) -> set:
@@ -128,9 +126,9 @@ def printf_buffers(ctx) -> set:
         for ins in instructions:
             if ins.op == "st" and ins.space == "param" and len(ins.operands) > 1 \
                     and isinstance(ins.operands[1], Register) and _feeds_printf(instructions, ins):
-                address = _depot_address(ctx, ins, ins.operands[1], "%SP")
-                if address is not None and address[0] is None:
-                    found.add(address[1])
+                offset = _depot_offset(ctx, ins, ins.operands[1])
+                if offset is not None:
+                    found.add(offset)
         cache["_printf_buffers"] = found
     return cache["_printf_buffers"]
 
@@ -146,36 +144,25 @@ def _local_bases(ctx) -> list:
     return cache["_local_bases"]
 
 
-def _depot_address(ctx, ins: Instruction, reg: Register, root: str, depth: int = 0) -> Optional[tuple]:
-    """(base, constant) for an address into the local depot, `root` being `%SPL` (the depot) or `%SP`
-    (its generic address): base the depot offset an indexed address starts from (None for a
-    constant address), constant the depot offset of a constant one; None when `reg` does not lead
-    back to `root` through single `add`/`mov` definitions."""
-    if reg.name == root:
-        return None, 0
+def _indexed_base(ctx, ins: Instruction, reg, depth: int = 0) -> Optional[int]:
+    """The depot offset an address indexed at run time starts from: `reg` is, through single `add`
+    or `mov` definitions, a constant depot address (_depot_offset) plus registers or immediates.
+    None when it does not lead back to the depot."""
+    if not isinstance(reg, Register) or depth > 12:
+        return None
+    offset = _depot_offset(ctx, ins, reg)
+    if offset is not None:
+        return offset
     defs = ctx.dataflow.definitions(ins, reg)
-    if len(defs) != 1 or depth > 12:
+    if len(defs) != 1:
         return None
     d = ctx.function.instructions[defs[0]]
-    ops = d.operands
-    if d.guard is not None:
+    if d.guard is not None or d.op not in ("add", "mov"):
         return None
-    if d.op == "mov" and len(ops) == 2 and isinstance(ops[1], Register):
-        return _depot_address(ctx, d, ops[1], root, depth + 1)
-    if d.op != "add" or len(ops) != 3:
-        return None
-    if isinstance(ops[2], Immediate) and isinstance(ops[1], Register):
-        below = _depot_address(ctx, d, ops[1], root, depth + 1)
-        if below is None:
-            return None
-        base, constant = below
-        return (base, constant) if base is not None else (None, constant + int(ops[2].value))
-    for pointer, index in ((ops[1], ops[2]), (ops[2], ops[1])):
-        if isinstance(pointer, Register) and isinstance(index, Register):
-            below = _depot_address(ctx, d, pointer, root, depth + 1)
-            if below is not None:
-                base, constant = below
-                return (base if base is not None else constant), 0
+    for pointer in d.operands[1:]:
+        found = _indexed_base(ctx, d, pointer, depth + 1)
+        if found is not None:
+            return found
     return None
 
 
@@ -388,10 +375,23 @@ def _thread_dependent_local_stores(ctx) -> list:
     seen: set = set()
     for store, slot in _local_stores(ctx):
         values = list(store.operands[1:]) + ([store.guard] if store.guard is not None else [])
-        if store.op != "st" or _may_differ(ctx, store, values, dataflow, instructions, params, seen):
+        if store.op != "st" or _may_differ(ctx, store, values, dataflow, instructions, params, seen) \
+                or _under_differing_branch(ctx, store, dataflow, instructions, params, seen):
             found.append((store, slot))
     cache["_thread_dependent_local_stores"] = found
     return found
+
+
+def _under_differing_branch(ctx, store: Instruction, dataflow, instructions, params: set, seen: set) -> bool:
+    """Does a branch whose condition may differ between threads decide whether `store` runs (`if (tid
+    == 0) L[k] = v`: only thread 0's copy changes, whatever v is)?"""
+    blocks = ctx.function.blocks
+    for b in ctx.cfg.controlling_branches(ctx.function.block_of(store).id):
+        branch = blocks[b].instructions[-1] if isinstance(b, int) and blocks[b].instructions else None
+        if branch is not None and branch.op == "bra" and branch.guard is not None \
+                and _may_differ(ctx, branch, [branch.guard], dataflow, instructions, params, seen):
+            return True
+    return False
 
 
 def local_slot(ctx, ins: Instruction) -> Optional[tuple]:

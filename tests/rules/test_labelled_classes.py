@@ -249,8 +249,7 @@ committed beside it (nvcc 13, sm_90), so the test needs no nvcc.
   block, at an index alike in it, under branches that take the block alike, is the same array in
   every thread: a loop tested on it runs alike and its barriers are reached by all. Another local
   array of per-thread values, or a printf's argument buffer holding threadIdx.x, is another object
-  of the depot; a per-thread store to the array splits the loop, and so does one that only thread 0
-  makes (the per-thread evaluator now counts a store under a thread-dependent branch as one). (test25's triage, after it was
+  of the depot; a per-thread store to the array splits the loop. (test25's triage, after it was
   measured: TWILIGHT's x-drop band bounds `L[3]`, `U[3]`.)
 * equality_guard_iterations.cu: in a grid-stride loop, a store under `i == n - 1` is made by one
   thread in one iteration: the loop's index moves by a multiple of its step from one iteration to

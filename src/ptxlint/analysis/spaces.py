@@ -375,23 +375,10 @@ def _thread_dependent_local_stores(ctx) -> list:
     seen: set = set()
     for store, slot in _local_stores(ctx):
         values = list(store.operands[1:]) + ([store.guard] if store.guard is not None else [])
-        if store.op != "st" or _may_differ(ctx, store, values, dataflow, instructions, params, seen) \
-                or _under_differing_branch(ctx, store, dataflow, instructions, params, seen):
+        if store.op != "st" or _may_differ(ctx, store, values, dataflow, instructions, params, seen):
             found.append((store, slot))
     cache["_thread_dependent_local_stores"] = found
     return found
-
-
-def _under_differing_branch(ctx, store: Instruction, dataflow, instructions, params: set, seen: set) -> bool:
-    """Does a branch whose condition may differ between threads decide whether `store` runs (`if (tid
-    == 0) L[k] = v`: only thread 0's copy changes, whatever v is)?"""
-    blocks = ctx.function.blocks
-    for b in ctx.cfg.controlling_branches(ctx.function.block_of(store).id):
-        branch = blocks[b].instructions[-1] if isinstance(b, int) and blocks[b].instructions else None
-        if branch is not None and branch.op == "bra" and branch.guard is not None \
-                and _may_differ(ctx, branch, [branch.guard], dataflow, instructions, params, seen):
-            return True
-    return False
 
 
 def local_slot(ctx, ins: Instruction) -> Optional[tuple]:

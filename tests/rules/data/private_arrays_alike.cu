@@ -3,7 +3,7 @@
 // them alike, every thread holds the same array, and a loop whose test reads it runs alike in every
 // thread: the barriers inside are reached by all. Another local array holding per-thread values,
 // or the argument buffer of a printf of threadIdx.x, does not change that. A store of a per-thread
-// value to the array does, and so does one that only thread 0 makes.
+// value to the array does.
 // Compiled with: nvcc -ptx -lineinfo -arch=sm_90 -std=c++17 private_arrays_alike.cu -o private_arrays_alike.sm_90.ptx
 #include <cstdio>
 
@@ -46,29 +46,11 @@ extern "C" __global__ void bad_lane_bounds(const int *steps, int *out, int round
   }
 }
 
-// bad: only thread 0 moves its lower bound.
-extern "C" __global__ void bad_thread0_bounds(const int *steps, int *out, int rounds) {
-  __shared__ int step[2];
-  int L[3], U[3];
-  int tx = threadIdx.x;
-  for (int s = 0; s < 3; s++) { L[s] = s; U[s] = 8 - s; }
-  for (int k = 0; k < rounds; k++) {
-    if (tx < 2) step[tx] = steps[k * 2 + tx];
-    __syncthreads();  // EXPECT SYNC001
-    if (L[k % 3] >= U[k % 3]) break;
-    if (tx == 0) L[(k + 1) % 3] = L[k % 3] + step[0];
-    U[(k + 1) % 3] = U[k % 3] - step[1];
-    out[k * THREADS + tx] = L[k % 3];
-    __syncthreads();  // EXPECT SYNC001
-  }
-}
-
 int main() {
   int *steps, *out;
   cudaMalloc(&steps, 1 << 16);
   cudaMalloc(&out, 1 << 20);
   ok_band_bounds<<<4, THREADS>>>(steps, out, 64);
   bad_lane_bounds<<<4, THREADS>>>(steps, out, 64);
-  bad_thread0_bounds<<<4, THREADS>>>(steps, out, 64);
   return 0;
 }

@@ -74,7 +74,7 @@ def _may_reach(ctx, ins: Instruction, space: str, escape) -> bool:
     if found is None:
         traced = access_space(ctx, ins)
         if traced is None and not escape(ctx):
-            traced = _trace(ctx, ins, loaded_pointers_outside_shared=True)[0]
+            traced = _trace(ctx, ins, loaded_pointers_global=True)[0]
         found = cache[ins.index] = traced is None or traced == space
     return found
 
@@ -82,13 +82,7 @@ def _may_reach(ctx, ins: Instruction, space: str, escape) -> bool:
 def local_addresses_escape(ctx) -> bool:
     """Does the kernel write a local address into memory, or hand one to a function it calls other
     than `vprintf` (which only reads its argument buffer)? Cached per kernel context."""
-    cache = ctx.__dict__
-    if "_local_escape" not in cache:
-        instructions = ctx.function.instructions
-        cache["_local_escape"] = any(
-            _stores_space_address(ctx, ins, "local") for ins in instructions
-            if ins.op in ("st", "atom", "red") and not (ins.space == "param" and _feeds_printf(instructions, ins)))
-    return cache["_local_escape"]
+    return _addresses_escape(ctx, "local")
 
 
 def _feeds_printf(instructions: list, ins: Instruction) -> bool:
@@ -170,15 +164,21 @@ def shared_addresses_escape(ctx) -> bool:
     """Does the kernel write a shared address into memory, or hand one to a function it calls (which
     might): a store, atomic or call argument whose value is built from a `cvta` of shared memory, a
     shared variable's address or the reserved shared window? Cached per kernel context."""
+    return _addresses_escape(ctx, "shared")
+
+
+def _addresses_escape(ctx, space: str) -> bool:
+    """shared_addresses_escape / local_addresses_escape: for local memory a printf's arguments do not
+    count (vprintf keeps no pointer it is given)."""
+    key = f"_{space}_escape"
     cache = ctx.__dict__
-    if "_shared_escape" not in cache:
-        cache["_shared_escape"] = any(_stores_shared_address(ctx, ins) for ins in ctx.function.instructions
-                                      if ins.op in ("st", "atom", "red"))
-    return cache["_shared_escape"]
-
-
-def _stores_shared_address(ctx, ins: Instruction) -> bool:
-    return _stores_space_address(ctx, ins, "shared")
+    if key not in cache:
+        instructions = ctx.function.instructions
+        cache[key] = any(
+            _stores_space_address(ctx, ins, space) for ins in instructions
+            if ins.op in ("st", "atom", "red")
+            and not (space == "local" and ins.space == "param" and _feeds_printf(instructions, ins)))
+    return cache[key]
 
 
 def _stores_space_address(ctx, ins: Instruction, space: str) -> bool:
@@ -213,9 +213,9 @@ def _stores_space_address(ctx, ins: Instruction, space: str) -> bool:
     return False
 
 
-def _trace(ctx, ins: Instruction, loaded_pointers_outside_shared: bool = False) -> tuple:
+def _trace(ctx, ins: Instruction, loaded_pointers_global: bool = False) -> tuple:
     """(space of a generic address or None, whether it is built from the reserved shared window).
-    With `loaded_pointers_outside_shared`, a pointer loaded from memory is evidence of global memory
+    With `loaded_pointers_global`, a pointer loaded from memory is evidence of global memory
     (see may_reach_shared) rather than of an unknown space."""
     mem = ins.memory_operand()
     if mem is None:
@@ -266,7 +266,7 @@ def _trace(ctx, ins: Instruction, loaded_pointers_outside_shared: bool = False) 
                     # a 64-bit value loaded from memory may be a pointer to anywhere; narrower ones
                     # are indices added to a base found elsewhere
                     if decides and definition.type_bits >= 64:
-                        if loaded_pointers_outside_shared:
+                        if loaded_pointers_global:
                             evidence.add("global")
                         else:
                             unknown = True

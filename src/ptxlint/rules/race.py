@@ -4,9 +4,9 @@ barrier between. Also the engine behind WARP001 (the same question inside one wa
 from __future__ import annotations
 
 from bisect import bisect_left
-from math import gcd
 from dataclasses import dataclass, field
 from functools import cached_property
+from math import gcd
 from typing import Optional
 
 from ..analysis import symbolic as S
@@ -22,6 +22,7 @@ from ..analysis.predicates import contradict, held_equalities
 from ..analysis.uniformity import BLOCK, WARP
 from ..analysis.value_flow import value_flow
 from ..analysis.loops import first_iteration, innermost_loop, polled_in_loop
+from ..analysis.thread_bits import LoopCarriedBits
 from ..analysis.toolkit import tile_barriers
 from ..frontend.ir import Immediate, Instruction, Register, VectorOperand
 from .registry import RuleDoc, register
@@ -538,8 +539,6 @@ def stored_value_kept_bits(ctx, ins: Instruction) -> frozenset:
     store one value. Worked out once per store, where two threads were found writing one address."""
     found = ctx.__dict__.setdefault("_stored_value_kept_bits", {})
     if ins.index not in found:
-        from ..analysis.thread_bits import LoopCarriedBits
-
         value = ins.operands[1] if ins.op == "st" and len(ins.operands) >= 2 else None
         elements = value.elements if isinstance(value, VectorOperand) else (value,)
         walk = LoopCarriedBits(ctx.uniformity)

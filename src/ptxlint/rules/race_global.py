@@ -20,8 +20,7 @@ from ..analysis.loops import polled_in_loop
 from ..frontend.ir import Register
 from ..analysis.predicates import contradict, held_equalities
 from .race import (Conflict, SharedSite, _collide, reaches, read_handed_on_before, read_skips_same_store, read_steers_atomic,
-                   stored_value_kept_bits,
-                   rereads_block_uniform_store, _reachable, _stored_value_per_warp, _stored_value_uniform,
+                   rereads_block_uniform_store, stored_value_kept_bits, _reachable, _stored_value_per_warp, _stored_value_uniform,
                    _stored_values, describe_thread, outside_focus, same_constant_stores)
 from .fence import waits_for_hand_off
 from .registry import RuleDoc, register
@@ -567,23 +566,25 @@ def _same_store(ctx, site: SharedSite) -> Optional[Conflict]:
     stored: dict = {}  # id(evaluation) -> its values, worked out when two writers of one address need them
     # threads t and t & ~mask store one value: the lane bits where the value is one per warp (a load
     # at the warp's own index, a butterfly total), the bits the loop-carried walk shows once asked
-    mask = [31 if _stored_value_per_warp(ctx, site.instruction) else 0, False]
+    mask = 31 if _stored_value_per_warp(ctx, site.instruction) else 0
+    walked = False
 
     def values_of(ev):
         if id(ev) not in stored:
             values = _stored_values(ev)
-            if mask[0] and values is not None:
-                values = [values[t & ~mask[0]] for t in range(len(values))]
+            if mask and values is not None:
+                values = [values[t & ~mask] for t in range(len(values))]
             stored[id(ev)] = values
         return stored[id(ev)]
 
     def unequal_writers(ev, threads):
+        nonlocal mask, walked
         pair = _unequal_writers(threads, values_of(ev))
-        if pair is not None and not mask[1]:
-            mask[1] = True
+        if pair is not None and not walked:
+            walked = True
             kept = sum(1 << j for j in stored_value_kept_bits(ctx, site.instruction))
-            if kept & ~mask[0]:
-                mask[0] |= kept
+            if kept & ~mask:
+                mask |= kept
                 stored.clear()
                 pair = _unequal_writers(threads, values_of(ev))
         return pair
